@@ -1,0 +1,27 @@
+//===- Int21Dialect.h - the int21 dialect, its attributes and traits ------===//
+
+#ifndef INT21_DIALECT_INT21_INT21DIALECT_H
+#define INT21_DIALECT_INT21_INT21DIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "int21/Dialect/Int21/Int21OpsDialect.h.inc"
+
+#include "int21/Dialect/Int21/Int21Enums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "int21/Dialect/Int21/Int21Attrs.h.inc"
+
+namespace mlir::int21::OpTrait {
+/// Marks ops computed independently per element of their (broadcast) result.
+/// Operands may have fewer dimensions or dimensions of 1 that broadcast.
+template <typename ConcreteType>
+class ElementwiseBroadcastable
+    : public mlir::OpTrait::TraitBase<ConcreteType, ElementwiseBroadcastable> {
+};
+} // namespace mlir::int21::OpTrait
+
+#endif // INT21_DIALECT_INT21_INT21DIALECT_H

@@ -1,0 +1,509 @@
+//===- Int21Ops.td - the ops of the int21 dialect -------------*- tablegen -*-===//
+
+#ifndef INT21_DIALECT_INT21_INT21OPS_TD
+#define INT21_DIALECT_INT21_INT21OPS_TD
+
+include "int21/Dialect/Int21/Int21Dialect.td"
+include "int21/Dialect/Int21/Int21Attrs.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Int21_ConstantOp : Int21_Op<"constant",
+    [ConstantLike, Pure, InferTypeOpAdaptor]> {
+  let summary = "a tensor constant (weights, folded shapes)";
+  let description = [{
+    A constant tensor. Weights imported from ONNX initializers are
+    `dense_resource` blobs, so printing a large model does not print its
+    weights; small constants (folded shape arithmetic) are `dense`.
+
+    ```mlir
+    %0 = int21.constant dense<[1, 2]> : tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Int21_UnaryOp<string mnemonic, Type tensorType, string doc,
+                    list<Trait> traits = []>
+    : Int21_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
+                                      Int21_ElementwiseBroadcastable], traits)> {
+  let summary = "elementwise " # doc;
+  let description = "Computes " # doc # " of every element; the result has "
+                    # "the type of the operand.";
+  let arguments = (ins tensorType:$input);
+  let results = (outs tensorType:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+}
+
+def Int21_AbsOp : Int21_UnaryOp<"abs", Int21_NumericTensor, "the absolute value">;
+def Int21_NegOp : Int21_UnaryOp<"neg", Int21_NumericTensor, "the negation">;
+def Int21_SignOp : Int21_UnaryOp<"sign", Int21_NumericTensor, "the sign (-1, 0 or 1)">;
+def Int21_ReluOp : Int21_UnaryOp<"relu", Int21_NumericTensor, "max(x, 0)">;
+def Int21_ExpOp : Int21_UnaryOp<"exp", Int21_FloatTensor, "e^x">;
+def Int21_LogOp : Int21_UnaryOp<"log", Int21_FloatTensor, "the natural logarithm">;
+def Int21_SqrtOp : Int21_UnaryOp<"sqrt", Int21_FloatTensor, "the square root">;
+def Int21_RsqrtOp : Int21_UnaryOp<"rsqrt", Int21_FloatTensor, "1 / sqrt(x)">;
+def Int21_ReciprocalOp : Int21_UnaryOp<"reciprocal", Int21_FloatTensor, "1 / x">;
+def Int21_ErfOp : Int21_UnaryOp<"erf", Int21_FloatTensor, "the error function">;
+def Int21_TanhOp : Int21_UnaryOp<"tanh", Int21_FloatTensor, "the hyperbolic tangent">;
+def Int21_SigmoidOp : Int21_UnaryOp<"sigmoid", Int21_FloatTensor, "1 / (1 + e^-x)">;
+def Int21_SinOp : Int21_UnaryOp<"sin", Int21_FloatTensor, "the sine">;
+def Int21_CosOp : Int21_UnaryOp<"cos", Int21_FloatTensor, "the cosine">;
+def Int21_CeilOp : Int21_UnaryOp<"ceil", Int21_FloatTensor, "the ceiling">;
+def Int21_FloorOp : Int21_UnaryOp<"floor", Int21_FloatTensor, "the floor">;
+def Int21_RoundOp : Int21_UnaryOp<"round", Int21_FloatTensor,
+                                  "rounding to the nearest integer, halves to even">;
+def Int21_SoftplusOp : Int21_UnaryOp<"softplus", Int21_FloatTensor, "log(1 + e^x)">;
+def Int21_HardSwishOp : Int21_UnaryOp<"hard_swish", Int21_FloatTensor,
+                                      "x * max(0, min(1, x / 6 + 1 / 2))">;
+def Int21_NotOp : Int21_UnaryOp<"not", Int21_BoolTensor, "the logical negation">;
+
+def Int21_LeakyReluOp : Int21_UnaryOp<"leaky_relu", Int21_FloatTensor,
+                                      "x if x >= 0 else alpha * x"> {
+  let arguments = (ins Int21_FloatTensor:$input, F32Attr:$alpha);
+}
+def Int21_EluOp : Int21_UnaryOp<"elu", Int21_FloatTensor,
+                                "x if x >= 0 else alpha * (e^x - 1)"> {
+  let arguments = (ins Int21_FloatTensor:$input, F32Attr:$alpha);
+}
+def Int21_HardSigmoidOp : Int21_UnaryOp<"hard_sigmoid", Int21_FloatTensor,
+                                        "max(0, min(1, alpha * x + beta))"> {
+  let arguments = (ins Int21_FloatTensor:$input, F32Attr:$alpha, F32Attr:$beta);
+}
+def Int21_ClipOp : Int21_UnaryOp<"clip", Int21_NumericTensor,
+                                 "min(max(x, min), max), with either bound optional"> {
+  let arguments = (ins Int21_NumericTensor:$input, OptionalAttr<F64Attr>:$min,
+                       OptionalAttr<F64Attr>:$max);
+  let hasVerifier = 1;
+}
+
+def Int21_CastOp : Int21_Op<"cast", [Pure, Int21_ElementwiseBroadcastable]> {
+  let summary = "elementwise conversion to another element type";
+  let description = [{
+    Converts every element to the element type of the result, with ONNX Cast
+    semantics: float to integer truncates toward zero; unsigned element types
+    (`ui8`, ...) are zero-extended, signless integers are signed; `i1` is bool.
+
+    ```mlir
+    %0 = int21.cast %x : tensor<4xf32> to tensor<4xi64>
+    ```
+  }];
+  let arguments = (ins Int21_Tensor:$input);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::Type":$elementType)>
+  ];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary and ternary ops, with ONNX broadcasting
+//===----------------------------------------------------------------------===//
+
+class Int21_BroadcastOp<string mnemonic, list<Trait> traits = []>
+    : Int21_Op<mnemonic, !listconcat([Pure, Int21_ElementwiseBroadcastable,
+                                      InferTypeOpAdaptor], traits)> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+class Int21_BinaryOp<string mnemonic, Type tensorType, string doc,
+                     list<Trait> traits = []>
+    : Int21_BroadcastOp<mnemonic, !listconcat(
+          [AllElementTypesMatch<["lhs", "rhs", "result"]>], traits)> {
+  let summary = "elementwise " # doc # ", with broadcasting";
+  let description = "Computes " # doc # " element by element. The operands "
+      # "are broadcast to a common shape with ONNX (numpy) rules.";
+  let arguments = (ins tensorType:$lhs, tensorType:$rhs);
+  let results = (outs tensorType:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      return ::mlir::int21::inferBroadcastReturnType(
+          location, getOperationName(), adaptor.getOperands(),
+          ::mlir::getElementTypeOrSelf(adaptor.getLhs().getType()), inferred);
+    }
+  }];
+}
+
+class Int21_CompareOp<string mnemonic, string doc>
+    : Int21_BroadcastOp<mnemonic, [AllElementTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "elementwise " # doc # " comparison, with broadcasting";
+  let description = "Compares element by element; the result is `i1`. The "
+      # "operands are broadcast to a common shape with ONNX (numpy) rules.";
+  let arguments = (ins Int21_Tensor:$lhs, Int21_Tensor:$rhs);
+  let results = (outs Int21_BoolTensor:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      return ::mlir::int21::inferBroadcastReturnType(
+          location, getOperationName(), adaptor.getOperands(),
+          ::mlir::IntegerType::get(context, 1), inferred);
+    }
+  }];
+}
+
+let hasFolder = 1 in {
+def Int21_AddOp : Int21_BinaryOp<"add", Int21_NumericTensor, "addition", [Commutative]>;
+def Int21_SubOp : Int21_BinaryOp<"sub", Int21_NumericTensor, "subtraction">;
+def Int21_MulOp : Int21_BinaryOp<"mul", Int21_NumericTensor, "multiplication", [Commutative]>;
+def Int21_DivOp : Int21_BinaryOp<"div", Int21_NumericTensor,
+                                 "division (integer division truncates toward zero)">;
+}
+def Int21_PowOp : Int21_BinaryOp<"pow", Int21_FloatTensor, "lhs raised to the power rhs">;
+def Int21_MaxOp : Int21_BinaryOp<"max", Int21_NumericTensor, "maximum", [Commutative]>;
+def Int21_MinOp : Int21_BinaryOp<"min", Int21_NumericTensor, "minimum", [Commutative]>;
+def Int21_ModOp : Int21_BinaryOp<"mod", Int21_NumericTensor,
+    "remainder (sign of the divisor for integers, as C fmod for floats)">;
+def Int21_AndOp : Int21_BinaryOp<"and", Int21_BoolTensor, "logical and", [Commutative]>;
+def Int21_OrOp : Int21_BinaryOp<"or", Int21_BoolTensor, "logical or", [Commutative]>;
+def Int21_XorOp : Int21_BinaryOp<"xor", Int21_BoolTensor, "logical xor", [Commutative]>;
+
+def Int21_EqualOp : Int21_CompareOp<"equal", "equality">;
+def Int21_LessOp : Int21_CompareOp<"less", "less-than">;
+def Int21_LessEqualOp : Int21_CompareOp<"less_equal", "less-or-equal">;
+def Int21_GreaterOp : Int21_CompareOp<"greater", "greater-than">;
+def Int21_GreaterEqualOp : Int21_CompareOp<"greater_equal", "greater-or-equal">;
+
+def Int21_WhereOp : Int21_BroadcastOp<"where",
+    [AllElementTypesMatch<["on_true", "on_false", "result"]>]> {
+  let summary = "elementwise selection, with broadcasting";
+  let description = [{
+    Selects `on_true` where `condition` holds and `on_false` elsewhere. All
+    three operands are broadcast to a common shape with ONNX (numpy) rules.
+  }];
+  let arguments = (ins Int21_BoolTensor:$condition, Int21_Tensor:$on_true,
+                       Int21_Tensor:$on_false);
+  let results = (outs Int21_Tensor:$result);
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+def Int21_MatMulOp : Int21_Op<"matmul",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "batched matrix product with broadcast batch dimensions";
+  let description = [{
+    `lhs` is `[B..., M, K]`, `rhs` is `[B'..., K, N]`, both of rank 2 or more
+    (the importer promotes ONNX's 1-D operands by reshaping). The batch
+    dimensions broadcast with ONNX rules; the result is `[broadcast(B, B'), M, N]`.
+    ONNX Gemm is imported as transposes, a matmul and epilogue ops.
+  }];
+  let arguments = (ins Int21_NumericTensor:$lhs, Int21_NumericTensor:$rhs);
+  let results = (outs Int21_NumericTensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_ConvOp : Int21_Op<"conv", [Pure, InferTypeOpAdaptor]> {
+  let summary = "N-D grouped convolution (ONNX Conv), NC... layout";
+  let description = [{
+    `input` is `[N, C, D1, ..., Dk]`, `weight` is `[F, C / group, K1, ..., Kk]`,
+    the optional `bias` is `[F]`. `strides` and `dilations` have k entries,
+    `pads` has 2k: the begin pads of every spatial dimension, then the end pads.
+    Output dimension i is
+    `floor((Di + pad_begin_i + pad_end_i - dilation_i * (Ki - 1) - 1) / stride_i) + 1`.
+    Depthwise convolution is `group == C == F`.
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$weight,
+                       Optional<Int21_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$group);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_ConvTransposeOp : Int21_Op<"conv_transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "N-D grouped transposed convolution (ONNX ConvTranspose)";
+  let description = [{
+    `input` is `[N, C, D1, ..., Dk]`, `weight` is `[C, F / group, K1, ..., Kk]`,
+    the optional `bias` is `[F]`. `pads` has 2k entries (begins, then ends);
+    the importer resolves `auto_pad` and `output_shape` into `pads` and
+    `output_padding`. Output dimension i is
+    `stride_i * (Di - 1) + output_padding_i + dilation_i * (Ki - 1) + 1 - pad_begin_i - pad_end_i`.
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$weight,
+                       Optional<Int21_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$output_padding, I64Attr:$group);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+class Int21_PoolOp<string mnemonic, string doc>
+    : Int21_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                          AllElementTypesMatch<["input", "output"]>]> {
+  let summary = doc # " pooling over the spatial dimensions, NC... layout";
+  let description = [{
+    `input` is `[N, C, D1, ..., Dk]`; `kernel_shape`, `strides` and `dilations`
+    have k entries, `pads` has 2k (begins, then ends). Output dimension i is
+    `floor_or_ceil((Di + pad_begin_i + pad_end_i - dilation_i * (Ki - 1) - 1) / stride_i) + 1`,
+    rounding up when `ceil_mode` is set, except that a window starting in the
+    end padding is dropped (ONNX semantics). Padded elements never win a max;
+    whether they count in an average is `count_include_pad`.
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_MaxPoolOp : Int21_PoolOp<"max_pool", "max">;
+def Int21_AvgPoolOp : Int21_PoolOp<"avg_pool", "average"> {
+  let arguments = (ins Int21_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
+                       BoolAttr:$count_include_pad);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation
+//===----------------------------------------------------------------------===//
+
+class Int21_SoftmaxBase<string mnemonic, string doc>
+    : Int21_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = doc # " along one axis";
+  let description = "Computes " # doc # " of `input` along `axis` "
+      # "(non-negative), with the maximum subtracted first for stability.";
+  let arguments = (ins Int21_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+def Int21_SoftmaxOp : Int21_SoftmaxBase<"softmax", "softmax">;
+def Int21_LogSoftmaxOp : Int21_SoftmaxBase<"log_softmax", "log-softmax">;
+
+def Int21_LayerNormOp : Int21_Op<"layer_norm",
+    [Pure, AllTypesMatch<["input", "output"]>]> {
+  let summary = "layer normalisation over the trailing dimensions from `axis`";
+  let description = [{
+    Normalises `input` over dimensions `axis..rank-1` to zero mean and unit
+    variance (`epsilon` added to the variance), then multiplies by `scale`
+    and adds the optional `bias`; both broadcast to those dimensions.
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$scale,
+                       Optional<Int21_FloatTensor>:$bias, I64Attr:$axis,
+                       F32Attr:$epsilon);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Int21_BatchNormOp : Int21_Op<"batch_norm",
+    [Pure, AllTypesMatch<["input", "output"]>]> {
+  let summary = "batch normalisation with running statistics (inference)";
+  let description = [{
+    `(input - mean) / sqrt(variance + epsilon) * scale + bias` per channel
+    (dimension 1); `scale`, `bias`, `mean` and `variance` are `[C]`.
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$scale,
+                       Int21_FloatTensor:$bias, Int21_FloatTensor:$mean,
+                       Int21_FloatTensor:$variance, F32Attr:$epsilon);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Int21_ReduceOp<string mnemonic, string doc>
+    : Int21_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+                          AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "reduction by " # doc # " over a set of axes";
+  let description = "Reduces `input` by " # doc # " over `axes` (non-negative, "
+      # "strictly increasing; empty reduces nothing). Reduced dimensions are "
+      # "kept as 1 when `keepdims` is set and dropped otherwise.";
+  let arguments = (ins Int21_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                       BoolAttr:$keepdims);
+  let results = (outs Int21_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Int21_ReduceSumOp : Int21_ReduceOp<"reduce_sum", "sum">;
+def Int21_ReduceMeanOp : Int21_ReduceOp<"reduce_mean", "mean">;
+def Int21_ReduceMaxOp : Int21_ReduceOp<"reduce_max", "maximum">;
+def Int21_ReduceMinOp : Int21_ReduceOp<"reduce_min", "minimum">;
+def Int21_ReduceProdOp : Int21_ReduceOp<"reduce_prod", "product">;
+
+class Int21_ArgReduceOp<string mnemonic, string doc>
+    : Int21_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "index of the " # doc # " along one axis";
+  let description = "The `i64` index of the " # doc # " of `input` along "
+      # "`axis`; ties go to the first index, or the last with "
+      # "`select_last_index`. The axis is kept as 1 with `keepdims`.";
+  let arguments = (ins Int21_NumericTensor:$input, I64Attr:$axis,
+                       BoolAttr:$keepdims, BoolAttr:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Int21_ArgMaxOp : Int21_ArgReduceOp<"argmax", "maximum">;
+def Int21_ArgMinOp : Int21_ArgReduceOp<"argmin", "minimum">;
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Int21_TransposeOp : Int21_Op<"transpose",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "permutation of dimensions";
+  let description = "Result dimension i is input dimension `perm[i]`.";
+  let arguments = (ins Int21_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Int21_ReshapeOp : Int21_Op<"reshape",
+    [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "reinterpretation of the elements in a new static shape";
+  let description = [{
+    Keeps the elements in row-major order and gives them the result's shape;
+    both have the same number of elements. ONNX Reshape (0 and -1 resolved),
+    Flatten, Squeeze and Unsqueeze all import as this op.
+  }];
+  let arguments = (ins Int21_Tensor:$input);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape)>
+  ];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Int21_ExpandOp : Int21_Op<"expand",
+    [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "broadcast to a larger shape";
+  let description = [{
+    Broadcasts `input` to the result's shape with ONNX rules (ONNX Expand with
+    its shape resolved). The result shape is the broadcast of the input shape
+    and the requested one.
+  }];
+  let arguments = (ins Int21_Tensor:$input);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Int21_ConcatOp : Int21_Op<"concat",
+    [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
+  let summary = "concatenation along one axis";
+  let description = "Joins `inputs` along `axis`; every other dimension must agree.";
+  let arguments = (ins Variadic<Int21_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Int21_SliceOp : Int21_Op<"slice",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "strided slice, with negative steps";
+  let description = [{
+    Element `j` along dimension `d` of the result is element
+    `starts[d] + j * steps[d]` of `input`, for `j` in `[0, sizes[d])`. Every
+    dimension has an entry; `steps` may be negative, never 0. The importer
+    resolves ONNX's negative and clamped indices into this form. (ONNX Split
+    imports as slices.)
+  }];
+  let arguments = (ins Int21_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Int21_GatherOp : Int21_Op<"gather",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "gather of slices along one axis by integer indices";
+  let description = [{
+    The result is `data.shape[:axis] + indices.shape + data.shape[axis+1:]`;
+    each index selects a slice of `data` along `axis`. Negative indices count
+    from the end (ONNX semantics); embedding lookups are gathers with axis 0.
+  }];
+  let arguments = (ins Int21_Tensor:$data, Int21_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_PadOp : Int21_Op<"pad",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "padding (or cropping, with negative pads) of every dimension";
+  let description = [{
+    `pads` has 2 * rank entries: the begin pads of every dimension, then the
+    end pads. New elements are `value` in `constant` mode, mirrored in
+    `reflect` mode, copies of the border in `edge` mode and wrapped around in
+    `wrap` mode.
+  }];
+  let arguments = (ins Int21_Tensor:$input, DenseI64ArrayAttr:$pads,
+                       Int21_PadModeAttr:$mode, F64Attr:$value);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion groups
+//===----------------------------------------------------------------------===//
+
+def Int21_FusionGroupOp : Int21_Op<"fusion_group",
+    [SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+     RecursivelySpeculatable]> {
+  let summary = "the body of one future kernel";
+  let description = [{
+    The ops in the body are compiled into one kernel; the results are what
+    the body yields. The body may use values defined above it. The optional
+    `schedule` is the resolved schedule chosen for the kernel.
+
+    ```mlir
+    %r = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {}>) {
+      %0 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+      %1 = int21.relu %0 : tensor<4x2xf32>
+      int21.yield %1 : tensor<4x2xf32>
+    } : tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Int21_ScheduleAttr>:$schedule);
+  let results = (outs Variadic<Int21_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`schedule` `(` $schedule^ `)`)? $body attr-dict (`:` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// The terminator of the body.
+    YieldOp getYield();
+  }];
+}
+
+def Int21_YieldOp : Int21_Op<"yield",
+    [Pure, Terminator, ReturnLike, HasParent<"FusionGroupOp">]> {
+  let summary = "the results of a fusion group";
+  let arguments = (ins Variadic<Int21_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ /* no values */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // INT21_DIALECT_INT21_INT21OPS_TD

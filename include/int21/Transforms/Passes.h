@@ -1,0 +1,20 @@
+//===- Passes.h - int21 transformation passes -----------------------------===//
+
+#ifndef INT21_TRANSFORMS_PASSES_H
+#define INT21_TRANSFORMS_PASSES_H
+
+#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::int21 {
+
+#define GEN_PASS_DECL
+#include "int21/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "int21/Transforms/Passes.h.inc"
+
+} // namespace mlir::int21
+
+#endif // INT21_TRANSFORMS_PASSES_H

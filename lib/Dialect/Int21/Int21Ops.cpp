@@ -1,0 +1,669 @@
+//===- Int21Ops.cpp - int21 op type inference, verifiers and builders -----===//
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Reports an error of op `opName` at `loc`, in the style of emitOpError, from
+/// a type-inference hook (which has no op yet).
+template <typename... Args>
+static LogicalResult inferError(std::optional<Location> loc, StringRef opName,
+                                Args &&...args) {
+  return emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
+static RankedTensorType rankedType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+/// Renders a shape as `2x3x4` for messages.
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(shape, os, "x");
+  if (shape.empty())
+    os << "scalar";
+  return s;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::int21::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return failure();
+    result[i] = l == 1 ? r : l;
+  }
+  return result;
+}
+
+LogicalResult mlir::int21::inferBroadcastReturnType(
+    std::optional<Location> location, StringRef opName, ValueRange operands,
+    Type elementType, SmallVectorImpl<Type> &inferred) {
+  SmallVector<int64_t> shape;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    RankedTensorType type = rankedType(operand);
+    if (!type)
+      return inferError(location, opName, "expects ranked tensor operands");
+    FailureOr<SmallVector<int64_t>> next =
+        i == 0 ? FailureOr<SmallVector<int64_t>>(
+                     SmallVector<int64_t>(type.getShape()))
+               : broadcastShapes(shape, type.getShape());
+    if (failed(next))
+      return inferError(location, opName, "expects operand shapes ",
+                        shapeStr(shape), " and ", shapeStr(type.getShape()),
+                        " to be broadcast compatible");
+    shape = std::move(*next);
+  }
+  inferred.push_back(RankedTensorType::get(shape, elementType));
+  return success();
+}
+
+/// Checks the common spatial attributes of convolution and pooling ops over
+/// `k` spatial dimensions.
+static LogicalResult verifyWindowAttrs(std::optional<Location> loc,
+                                       StringRef opName, int64_t k,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> pads,
+                                       ArrayRef<int64_t> dilations) {
+  if (static_cast<int64_t>(strides.size()) != k)
+    return inferError(loc, opName, "expects ", k, " strides, got ",
+                      strides.size());
+  if (static_cast<int64_t>(dilations.size()) != k)
+    return inferError(loc, opName, "expects ", k, " dilations, got ",
+                      dilations.size());
+  if (static_cast<int64_t>(pads.size()) != 2 * k)
+    return inferError(loc, opName, "expects ", 2 * k,
+                      " pads (begins, then ends), got ", pads.size());
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return inferError(loc, opName, "expects positive strides");
+  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+    return inferError(loc, opName, "expects positive dilations");
+  if (llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return inferError(loc, opName, "expects non-negative pads");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  auto type = dyn_cast_if_present<RankedTensorType>(
+      adaptor.getValue() ? adaptor.getValue().getType() : Type());
+  if (!type)
+    return inferError(location, getOperationName(),
+                      "expects a ranked tensor value");
+  inferred.push_back(type);
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  if (!getValue().getShapedType().hasStaticShape())
+    return emitOpError() << "expects a statically shaped value";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClipOp::verify() {
+  if (getMinAttr() && getMaxAttr() &&
+      getMinAttr().getValueAsDouble() > getMaxAttr().getValueAsDouble())
+    return emitOpError() << "expects min <= max, got "
+                         << getMinAttr().getValueAsDouble() << " and "
+                         << getMaxAttr().getValueAsDouble();
+  return success();
+}
+
+void CastOp::build(OpBuilder &builder, OperationState &state, Value input,
+                   Type elementType) {
+  auto type = cast<RankedTensorType>(input.getType());
+  build(builder, state, type.clone(elementType), input);
+}
+
+LogicalResult CastOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "expects input and result to have the same shape, got "
+                         << shapeStr(in.getShape()) << " and "
+                         << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  return inferBroadcastReturnType(
+      loc, getOperationName(), adaptor.getOperands(),
+      getElementTypeOrSelf(adaptor.getOnTrue().getType()), inferred);
+}
+
+//===----------------------------------------------------------------------===//
+// MatMulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType lhs = rankedType(adaptor.getLhs());
+  RankedTensorType rhs = rankedType(adaptor.getRhs());
+  if (!lhs || !rhs)
+    return inferError(loc, name, "expects ranked operands");
+  if (lhs.getRank() < 2 || rhs.getRank() < 2)
+    return inferError(loc, name, "expects operands of rank 2 or more, got ",
+                      lhs.getRank(), " and ", rhs.getRank());
+  int64_t k1 = lhs.getShape().back();
+  int64_t k2 = rhs.getShape()[rhs.getRank() - 2];
+  if (k1 != k2)
+    return inferError(loc, name, "expects lhs and rhs to agree on K, got ", k1,
+                      " and ", k2);
+  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
+      lhs.getShape().drop_back(2), rhs.getShape().drop_back(2));
+  if (failed(batch))
+    return inferError(loc, name, "expects batch dimensions ",
+                      shapeStr(lhs.getShape().drop_back(2)), " and ",
+                      shapeStr(rhs.getShape().drop_back(2)),
+                      " to be broadcast compatible");
+  SmallVector<int64_t> shape = std::move(*batch);
+  shape.push_back(lhs.getShape()[lhs.getRank() - 2]);
+  shape.push_back(rhs.getShape().back());
+  inferred.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+/// Checks that input, weight and the optional bias agree on element type and
+/// rank, and that the bias is `[numFilters]`.
+static LogicalResult verifyConvOperands(std::optional<Location> loc,
+                                        StringRef name, RankedTensorType input,
+                                        RankedTensorType weight, Value bias,
+                                        int64_t numFilters) {
+  if (input.getElementType() != weight.getElementType())
+    return inferError(loc, name, "expects input and weight of one element type");
+  if (!bias)
+    return success();
+  RankedTensorType b = rankedType(bias);
+  if (!b || b.getRank() != 1 || b.getDimSize(0) != numFilters)
+    return inferError(loc, name, "expects a bias of shape ", numFilters, ", got ",
+                      b ? shapeStr(b.getShape()) : "unranked");
+  if (b.getElementType() != input.getElementType())
+    return inferError(loc, name, "expects the bias to have the input's element type");
+  return success();
+}
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getInput());
+  RankedTensorType weight = rankedType(adaptor.getWeight());
+  if (!input || !weight)
+    return inferError(loc, name, "expects ranked operands");
+  if (input.getRank() < 3)
+    return inferError(loc, name, "expects an input of rank 3 or more (N, C, spatial...), got rank ",
+                      input.getRank());
+  if (weight.getRank() != input.getRank())
+    return inferError(loc, name, "expects a weight of rank ", input.getRank(),
+                      ", got rank ", weight.getRank());
+  int64_t k = input.getRank() - 2;
+  if (failed(verifyWindowAttrs(loc, name, k, adaptor.getStrides(),
+                               adaptor.getPads(), adaptor.getDilations())))
+    return failure();
+  int64_t group = adaptor.getGroup();
+  int64_t channels = input.getDimSize(1);
+  int64_t filters = weight.getDimSize(0);
+  if (group <= 0 || channels % group != 0 || filters % group != 0)
+    return inferError(loc, name, "expects group ", group,
+                      " to divide the input channels ", channels,
+                      " and the filters ", filters);
+  if (weight.getDimSize(1) != channels / group)
+    return inferError(loc, name, "expects weight dimension 1 to be channels / group = ",
+                      channels / group, ", got ", weight.getDimSize(1));
+  if (failed(verifyConvOperands(loc, name, input, weight, adaptor.getBias(),
+                                filters)))
+    return failure();
+  SmallVector<int64_t> shape = {input.getDimSize(0), filters};
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t extent = adaptor.getDilations()[i] * (weight.getDimSize(i + 2) - 1) + 1;
+    int64_t padded =
+        input.getDimSize(i + 2) + adaptor.getPads()[i] + adaptor.getPads()[i + k];
+    if (padded < extent)
+      return inferError(loc, name, "expects padded spatial dimension ", i, " (",
+                        padded, ") to cover the dilated kernel (", extent, ")");
+    shape.push_back((padded - extent) / adaptor.getStrides()[i] + 1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  RankedTensorType input = rankedType(adaptor.getInput());
+  RankedTensorType weight = rankedType(adaptor.getWeight());
+  if (!input || !weight)
+    return inferError(loc, name, "expects ranked operands");
+  if (input.getRank() < 3 || weight.getRank() != input.getRank())
+    return inferError(loc, name,
+                      "expects input and weight of one rank, 3 or more, got ",
+                      input.getRank(), " and ", weight.getRank());
+  int64_t k = input.getRank() - 2;
+  if (failed(verifyWindowAttrs(loc, name, k, adaptor.getStrides(),
+                               adaptor.getPads(), adaptor.getDilations())))
+    return failure();
+  ArrayRef<int64_t> outputPadding = adaptor.getOutputPadding();
+  if (static_cast<int64_t>(outputPadding.size()) != k)
+    return inferError(loc, name, "expects ", k, " output_padding entries, got ",
+                      outputPadding.size());
+  int64_t group = adaptor.getGroup();
+  int64_t channels = input.getDimSize(1);
+  if (group <= 0 || channels % group != 0)
+    return inferError(loc, name, "expects group ", group,
+                      " to divide the input channels ", channels);
+  if (weight.getDimSize(0) != channels)
+    return inferError(loc, name, "expects weight dimension 0 to be the input channels ",
+                      channels, ", got ", weight.getDimSize(0));
+  int64_t filters = weight.getDimSize(1) * group;
+  if (failed(verifyConvOperands(loc, name, input, weight, adaptor.getBias(),
+                                filters)))
+    return failure();
+  SmallVector<int64_t> shape = {input.getDimSize(0), filters};
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t size = adaptor.getStrides()[i] * (input.getDimSize(i + 2) - 1) +
+                   outputPadding[i] +
+                   adaptor.getDilations()[i] * (weight.getDimSize(i + 2) - 1) +
+                   1 - adaptor.getPads()[i] - adaptor.getPads()[i + k];
+    if (size <= 0)
+      return inferError(loc, name, "computes a non-positive output dimension ",
+                        size, " for spatial dimension ", i);
+    shape.push_back(size);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+template <typename Adaptor>
+static LogicalResult inferPoolType(std::optional<Location> loc, StringRef name,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  if (!input || input.getRank() < 3)
+    return inferError(loc, name,
+                      "expects an input of rank 3 or more (N, C, spatial...)");
+  int64_t k = input.getRank() - 2;
+  ArrayRef<int64_t> kernel = adaptor.getKernelShape();
+  if (static_cast<int64_t>(kernel.size()) != k)
+    return inferError(loc, name, "expects ", k, " kernel_shape entries, got ",
+                      kernel.size());
+  if (llvm::any_of(kernel, [](int64_t s) { return s <= 0; }))
+    return inferError(loc, name, "expects a positive kernel_shape");
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(),
+                    dilations = adaptor.getDilations();
+  if (failed(verifyWindowAttrs(loc, name, k, strides, pads, dilations)))
+    return failure();
+  SmallVector<int64_t> shape(input.getShape().take_front(2));
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t extent = dilations[i] * (kernel[i] - 1) + 1;
+    int64_t size = input.getDimSize(i + 2);
+    int64_t padded = size + pads[i] + pads[i + k];
+    if (padded < extent)
+      return inferError(loc, name, "expects padded spatial dimension ", i, " (",
+                        padded, ") to cover the dilated kernel (", extent, ")");
+    int64_t out;
+    if (adaptor.getCeilMode()) {
+      out = llvm::divideCeil(padded - extent, strides[i]) + 1;
+      // ONNX drops a last window that would start in the end padding.
+      if ((out - 1) * strides[i] >= size + pads[i])
+        --out;
+    } else {
+      out = (padded - extent) / strides[i] + 1;
+    }
+    shape.push_back(out);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferPoolType(loc, getOperationName(), adaptor, inferred);
+}
+
+LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferPoolType(loc, getOperationName(), adaptor, inferred);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult verifyAxis(OpTy op, int64_t axis, int64_t rank) {
+  if (axis < 0 || axis >= rank)
+    return op.emitOpError() << "expects axis in [0, " << rank << "), got "
+                            << axis;
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
+}
+
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
+}
+
+LogicalResult LayerNormOp::verify() {
+  auto input = cast<RankedTensorType>(getInput().getType());
+  if (failed(verifyAxis(*this, getAxis(), input.getRank())))
+    return failure();
+  ArrayRef<int64_t> normalized = input.getShape().drop_front(getAxis());
+  for (auto [name, v] : {std::pair<StringRef, Value>{"scale", getScale()},
+                         std::pair<StringRef, Value>{"bias", getBias()}}) {
+    if (!v)
+      continue;
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getElementType() != input.getElementType())
+      return emitOpError() << "expects " << name
+                           << " to have the input's element type";
+    FailureOr<SmallVector<int64_t>> b =
+        broadcastShapes(normalized, type.getShape());
+    if (failed(b) || ArrayRef<int64_t>(*b) != normalized)
+      return emitOpError() << "expects " << name << " of shape "
+                           << shapeStr(type.getShape())
+                           << " to broadcast to the normalised shape "
+                           << shapeStr(normalized);
+  }
+  return success();
+}
+
+LogicalResult BatchNormOp::verify() {
+  auto input = cast<RankedTensorType>(getInput().getType());
+  if (input.getRank() < 2)
+    return emitOpError() << "expects an input of rank 2 or more (N, C, ...)";
+  int64_t channels = input.getDimSize(1);
+  for (Value v : {getScale(), getBias(), getMean(), getVariance()}) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getRank() != 1 || type.getDimSize(0) != channels ||
+        type.getElementType() != input.getElementType())
+      return emitOpError() << "expects scale, bias, mean and variance of type "
+                           << RankedTensorType::get({channels}, input.getElementType())
+                           << ", got " << type;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+template <typename Adaptor>
+static LogicalResult inferReduceType(std::optional<Location> loc, StringRef name,
+                                     Adaptor adaptor,
+                                     SmallVectorImpl<Type> &inferred) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (axis < 0 || axis >= input.getRank())
+      return inferError(loc, name, "expects axes in [0, ", input.getRank(),
+                        "), got ", axis);
+    if (i > 0 && axes[i - 1] >= axis)
+      return inferError(loc, name, "expects strictly increasing axes");
+  }
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(input.getShape())) {
+    bool reduced = llvm::is_contained(axes, static_cast<int64_t>(d));
+    if (!reduced)
+      shape.push_back(size);
+    else if (adaptor.getKeepdims())
+      shape.push_back(1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+#define INT21_REDUCE_INFER(Op)                                                 \
+  LogicalResult Op::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &inferred) {        \
+    return inferReduceType(loc, getOperationName(), adaptor, inferred);        \
+  }
+INT21_REDUCE_INFER(ReduceSumOp)
+INT21_REDUCE_INFER(ReduceMeanOp)
+INT21_REDUCE_INFER(ReduceMaxOp)
+INT21_REDUCE_INFER(ReduceMinOp)
+INT21_REDUCE_INFER(ReduceProdOp)
+#undef INT21_REDUCE_INFER
+
+template <typename Adaptor>
+static LogicalResult inferArgReduceType(std::optional<Location> loc,
+                                        StringRef name, MLIRContext *ctx,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= input.getRank())
+    return inferError(loc, name, "expects axis in [0, ", input.getRank(),
+                      "), got ", axis);
+  SmallVector<int64_t> shape(input.getShape());
+  if (adaptor.getKeepdims())
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferArgReduceType(loc, getOperationName(), ctx, adaptor, inferred);
+}
+
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferArgReduceType(loc, getOperationName(), ctx, adaptor, inferred);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return inferError(loc, getOperationName(), "expects a permutation of ",
+                      input.getRank(), " dimensions, got ", perm.size(),
+                      " entries");
+  llvm::SmallBitVector seen(perm.size());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= input.getRank() || seen.test(p))
+      return inferError(loc, getOperationName(),
+                        "expects perm to be a permutation of [0, ",
+                        input.getRank(), ")");
+    seen.set(p);
+    shape.push_back(input.getDimSize(p));
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value input,
+                      ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(input.getType());
+  build(builder, state, RankedTensorType::get(shape, type.getElementType()),
+        input);
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError() << "expects the same number of elements, got "
+                         << in.getNumElements() << " (" << shapeStr(in.getShape())
+                         << ") and " << out.getNumElements() << " ("
+                         << shapeStr(out.getShape()) << ")";
+  return success();
+}
+
+LogicalResult ExpandOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  FailureOr<SmallVector<int64_t>> b = broadcastShapes(in.getShape(), out.getShape());
+  if (in.getRank() > out.getRank() || failed(b) ||
+      ArrayRef<int64_t>(*b) != out.getShape())
+    return emitOpError() << "expects input shape " << shapeStr(in.getShape())
+                         << " to broadcast to the result shape "
+                         << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  if (adaptor.getInputs().empty())
+    return inferError(loc, name, "expects at least one input");
+  auto first = cast<RankedTensorType>(adaptor.getInputs().front().getType());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return inferError(loc, name, "expects axis in [0, ", first.getRank(),
+                      "), got ", axis);
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (Value v : adaptor.getInputs()) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getRank() != first.getRank())
+      return inferError(loc, name, "expects inputs of one rank, got ",
+                        first.getRank(), " and ", type.getRank());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != axis && type.getDimSize(d) != first.getDimSize(d))
+        return inferError(loc, name, "expects inputs to agree on dimension ", d,
+                          " (not the concatenation axis), got ",
+                          first.getDimSize(d), " and ", type.getDimSize(d));
+    shape[axis] += type.getDimSize(axis);
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> starts = adaptor.getStarts(), sizes = adaptor.getSizes(),
+                    steps = adaptor.getSteps();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(starts.size()) != rank ||
+      static_cast<int64_t>(sizes.size()) != rank ||
+      static_cast<int64_t>(steps.size()) != rank)
+    return inferError(loc, name, "expects starts, sizes and steps with ", rank,
+                      " entries each");
+  for (int64_t d = 0; d < rank; ++d) {
+    if (steps[d] == 0)
+      return inferError(loc, name, "expects non-zero steps, got 0 for dimension ", d);
+    if (sizes[d] < 0)
+      return inferError(loc, name, "expects non-negative sizes, got ", sizes[d],
+                        " for dimension ", d);
+    if (sizes[d] == 0)
+      continue;
+    int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
+    int64_t dim = input.getDimSize(d);
+    if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
+      return inferError(loc, name, "reads out of bounds along dimension ", d,
+                        ": elements ", starts[d], " to ", last, " of ", dim);
+  }
+  inferred.push_back(RankedTensorType::get(sizes, input.getElementType()));
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto data = cast<RankedTensorType>(adaptor.getData().getType());
+  auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= data.getRank())
+    return inferError(loc, getOperationName(), "expects axis in [0, ",
+                      data.getRank(), "), got ", axis);
+  SmallVector<int64_t> shape(data.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, data.getShape().drop_front(axis + 1));
+  inferred.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> pads = adaptor.getPads();
+  int64_t rank = input.getRank();
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return inferError(loc, getOperationName(), "expects ", 2 * rank,
+                      " pads (begins, then ends), got ", pads.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = input.getDimSize(d) + pads[d] + pads[d + rank];
+    if (size < 0)
+      return inferError(loc, getOperationName(),
+                        "crops dimension ", d, " below zero elements");
+    shape.push_back(size);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FusionGroupOp
+//===----------------------------------------------------------------------===//
+
+YieldOp FusionGroupOp::getYield() {
+  return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+LogicalResult FusionGroupOp::verify() {
+  TypeRange yielded = getYield().getValues().getTypes();
+  if (yielded != getResultTypes())
+    return emitOpError() << "expects the body to yield the result types "
+                         << getResultTypes() << ", got " << yielded;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "int21/Dialect/Int21/Int21Ops.cpp.inc"

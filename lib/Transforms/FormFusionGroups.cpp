@@ -1,0 +1,123 @@
+//===- FormFusionGroups.cpp - default policy for int21.fusion_group -------===//
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::int21 {
+#define GEN_PASS_DEF_INT21FORMFUSIONGROUPS
+#include "int21/Transforms/Passes.h.inc"
+} // namespace mlir::int21
+
+using namespace mlir;
+using namespace mlir::int21;
+
+namespace {
+
+/// Ops that move or reinterpret data rather than compute: they stay outside
+/// groups, where later stages turn them into views or copies.
+bool isDataMovement(Operation *op) {
+  return isa<ConstantOp, ReshapeOp, TransposeOp, ExpandOp, ConcatOp, SliceOp,
+             GatherOp, PadOp>(op);
+}
+
+bool isElementwise(Operation *op) {
+  return op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>();
+}
+
+struct Cluster {
+  SmallVector<Operation *> ops;
+};
+
+struct FormFusionGroupsPass
+    : int21::impl::Int21FormFusionGroupsBase<FormFusionGroupsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (Block &block : getOperation().getBody())
+      formGroups(block);
+  }
+
+  /// Whether `op` may join `cluster` through its operand `operand`: the
+  /// cluster produces `operand` for `op` alone, and every other operand of
+  /// `op` is available before the cluster starts, so the group can be placed
+  /// where its first op was.
+  bool canJoin(Operation *op, Value operand, Cluster &cluster,
+               const DenseMap<Operation *, Cluster *> &clusterOf) const {
+    if (cluster.ops.size() >= maxGroupSize)
+      return false;
+    if (!llvm::all_of(operand.getUsers(),
+                      [&](Operation *user) { return user == op; }))
+      return false;
+    return llvm::all_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return !def || clusterOf.lookup(def) == &cluster ||
+             def->isBeforeInBlock(cluster.ops.front());
+    });
+  }
+
+  void formGroups(Block &block) {
+    SmallVector<std::unique_ptr<Cluster>> clusters;
+    DenseMap<Operation *, Cluster *> clusterOf;
+    for (Operation &op : block) {
+      if (!isa<Int21Dialect>(op.getDialect()) ||
+          isa<FusionGroupOp>(op) || isDataMovement(&op))
+        continue;
+      Cluster *target = nullptr;
+      if (fuseElementwise && isElementwise(&op)) {
+        for (Value operand : op.getOperands()) {
+          Cluster *producer = clusterOf.lookup(operand.getDefiningOp());
+          if (producer && canJoin(&op, operand, *producer, clusterOf)) {
+            target = producer;
+            break;
+          }
+        }
+      }
+      if (!target) {
+        clusters.push_back(std::make_unique<Cluster>());
+        target = clusters.back().get();
+      }
+      target->ops.push_back(&op);
+      clusterOf[&op] = target;
+    }
+    for (const std::unique_ptr<Cluster> &cluster : clusters)
+      materialize(*cluster);
+  }
+
+  /// Replaces the ops of `cluster` by one fusion group placed where its first
+  /// op was; the group yields every value used outside it.
+  void materialize(Cluster &cluster) {
+    llvm::SmallPtrSet<Operation *, 8> members(cluster.ops.begin(),
+                                              cluster.ops.end());
+    llvm::SetVector<Value> escaping;
+    SmallVector<Location> locs;
+    for (Operation *op : cluster.ops) {
+      locs.push_back(op->getLoc());
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              return !members.contains(user);
+            }))
+          escaping.insert(result);
+    }
+    Operation *first = cluster.ops.front();
+    OpBuilder builder(first);
+    Location loc = builder.getFusedLoc(locs);
+    SmallVector<Type> types;
+    for (Value v : escaping)
+      types.push_back(v.getType());
+    auto group = FusionGroupOp::create(builder, loc, types, ScheduleAttr());
+    Block *body = &group.getBody().emplaceBlock();
+    for (Operation *op : cluster.ops)
+      op->moveBefore(body, body->end());
+    builder.setInsertionPointToEnd(body);
+    YieldOp::create(builder, loc, escaping.getArrayRef());
+    for (auto [value, result] : llvm::zip(escaping, group->getResults()))
+      Value(value).replaceUsesWithIf(result, [&](OpOperand &use) {
+        return !group->isAncestor(use.getOwner());
+      });
+  }
+};
+
+} // namespace

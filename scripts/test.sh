@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds int21, then runs every test: the lit suite and the GoogleTest unit
+# tests. Prints lit's summary and a last line "int21: N passed, M failed";
+# exits non-zero when anything fails.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/build.sh" || { echo "test: the build failed"; exit 1; }
+build="${INT21_BUILD_DIR:-$root/build}"
+
+passed=0
+failed=0
+status=0
+
+echo "== lit: $build/test"
+lit_log="$(mktemp)"
+/usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$lit_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+count() { grep -E "^ *$1: *[0-9]+" "$lit_log" | grep -oE '[0-9]+' | tail -1; }
+p=$(count Passed); xf=$(count "Expectedly Failed"); f=$(count Failed); u=$(count Unresolved)
+passed=$((passed + ${p:-0} + ${xf:-0}))
+failed=$((failed + ${f:-0} + ${u:-0}))
+rm -f "$lit_log"
+
+echo "== unit tests"
+gtest_log="$(mktemp)"
+"$build/unittests/int21-unittests" --gtest_brief=1 2>&1 | tee "$gtest_log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+gp=$(grep -oE '\[  PASSED  \] [0-9]+' "$gtest_log" | grep -oE '[0-9]+' | tail -1)
+gf=$(grep -oE '\[  FAILED  \] [0-9]+ test' "$gtest_log" | grep -oE '[0-9]+' | tail -1)
+passed=$((passed + ${gp:-0}))
+failed=$((failed + ${gf:-0}))
+rm -f "$gtest_log"
+
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+echo "int21: $passed passed, $failed failed"
+exit "$status"

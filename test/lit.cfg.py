@@ -1,0 +1,42 @@
+# lit configuration for the int21 regression suite.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "INT21"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".onnxtext", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.int21_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%int21_src_root", config.int21_src_root))
+config.substitutions.append(
+    ("%shared_models", os.path.join(config.int21_src_root, "..", "shared", "models"))
+)
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.int21_tools_dir, config.llvm_tools_dir]
+tools = ["int21-opt", "FileCheck", "not", "count"]
+optional = ["int21-compile"]
+for name in optional:
+    if os.path.exists(os.path.join(config.int21_tools_dir, name)):
+        tools.append(name)
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Features tests can REQUIRE.
+if os.path.isdir(os.path.join(config.int21_src_root, "..", "shared", "models")):
+    config.available_features.add("shared-models")
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
+if os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("cuda")

@@ -1,0 +1,23 @@
+//===- int21-opt.cpp - mlir-opt with the int21 dialect and passes ---------===//
+
+#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::int21::registerInt21Passes();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::int21::Int21Dialect>();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "int21 optimizer driver\n", registry));
+}
