@@ -1,0 +1,53 @@
+//===- GraphImporter.h - the state of one ONNX graph's import -------------===//
+
+#ifndef INT21_LIB_IMPORT_GRAPHIMPORTER_H
+#define INT21_LIB_IMPORT_GRAPHIMPORTER_H
+
+#include "NodeImporter.h"
+
+namespace mlir::int21::onnx_import {
+
+/// Maps ONNX value names to int21 values while one graph is imported.
+/// Initializers become constants lazily, at the top of the function, when a
+/// node first reads them.
+class GraphImporter {
+public:
+  /// `owner` keeps the model, and so `graph`, alive for as long as weight
+  /// blobs share its data.
+  GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
+                StringRef baseDir, Location modelLoc,
+                std::shared_ptr<const void> owner);
+
+  /// The value called `name`, or failure (with a diagnostic at `loc`).
+  FailureOr<Value> lookup(StringRef name, Location loc);
+  void define(StringRef name, Value value) { values[name] = value; }
+  /// How many nodes and graph outputs read `name`.
+  unsigned useCount(StringRef name) const { return uses.lookup(name); }
+  bool isInitializer(StringRef name) const {
+    return initializers.count(name);
+  }
+
+  /// Sets where initializer constants go: the start of the function body.
+  void setConstantInsertionPoint(Block *body) {
+    constantBuilder.setInsertionPointToStart(body);
+  }
+
+  /// A location naming node `node` (its name, or OpType#index when unnamed).
+  Location nodeLoc(const onnx::NodeProto &node, size_t index) const;
+
+  MLIRContext *ctx;
+  const onnx::GraphProto &graph;
+  std::string baseDir;
+  Location modelLoc;
+  std::shared_ptr<const void> owner;
+
+private:
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  llvm::StringMap<unsigned> uses;
+  OpBuilder constantBuilder;
+};
+
+} // namespace mlir::int21::onnx_import
+
+#endif // INT21_LIB_IMPORT_GRAPHIMPORTER_H

@@ -1,0 +1,149 @@
+//===- NodeImporter.h - what an ONNX op handler sees of the importer ------===//
+//
+// Internal to lib/Import. Every ONNX operator is imported by one handler
+// (OpImportFn) that reads its node through a NodeImporter: inputs as int21
+// values, attributes with ONNX defaults, constant inputs as values, and a
+// `create` that infers types, verifies and folds, so a malformed node is a
+// diagnostic at the node's location and never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_LIB_IMPORT_NODEIMPORTER_H
+#define INT21_LIB_IMPORT_NODEIMPORTER_H
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/StringMap.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <memory>
+
+namespace mlir::int21::onnx_import {
+
+class GraphImporter;
+
+class NodeImporter {
+public:
+  NodeImporter(GraphImporter &graph, const onnx::NodeProto &node,
+               int64_t opset, int sinceVersion, OpBuilder &builder,
+               Location loc);
+
+  const onnx::NodeProto &node;
+  /// The model's opset for the default domain.
+  const int64_t opset;
+  /// The version of the operator's schema that applies at `opset`.
+  const int sinceVersion;
+  OpBuilder &b;
+  const Location loc;
+  MLIRContext *ctx;
+
+  StringRef opType() const { return node.op_type(); }
+
+  //===--- inputs ---------------------------------------------------------===//
+  unsigned numInputs() const { return node.input_size(); }
+  /// Whether optional input `i` is given (present and not the empty name).
+  bool hasInput(unsigned i) const;
+  /// Input `i`, or a null value when it is absent.
+  Value input(unsigned i);
+  RankedTensorType inputType(unsigned i);
+  /// The value of input `i`, which must be a constant; `what` names it in
+  /// the error otherwise.
+  FailureOr<DenseElementsAttr> constantInput(unsigned i, StringRef what);
+  FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);
+  FailureOr<double> constantScalar(unsigned i, StringRef what);
+
+  //===--- attributes -----------------------------------------------------===//
+  bool hasAttr(StringRef name) const;
+  int64_t attrInt(StringRef name, int64_t defaultValue) const;
+  float attrFloat(StringRef name, float defaultValue) const;
+  std::string attrString(StringRef name, StringRef defaultValue) const;
+  SmallVector<int64_t> attrInts(StringRef name,
+                                ArrayRef<int64_t> defaultValue = {}) const;
+  const onnx::TensorProto *attrTensor(StringRef name) const;
+  /// The data of a tensor held by this node (e.g. Constant's value).
+  FailureOr<ElementsAttr> tensorValue(const onnx::TensorProto &tensor);
+
+  //===--- outputs --------------------------------------------------------===//
+  unsigned numOutputs() const { return node.output_size(); }
+  /// Whether output `i` exists and something in the graph reads it.
+  bool outputUsed(unsigned i) const;
+  void setOutput(unsigned i, Value value);
+  /// Fails with a clear message when an output the handler cannot produce is
+  /// used (e.g. MaxPool's Indices).
+  LogicalResult onlyFirstOutputs(unsigned count, StringRef why);
+
+  //===--- building -------------------------------------------------------===//
+  InFlightDiagnostic emitError();
+  /// `axis` in [-rank, rank) as a non-negative axis.
+  FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
+                                   StringRef what = "axis");
+
+  /// Creates an int21 op (result types inferred when the op can infer them),
+  /// verifies it and folds it. On failure the op is gone and a diagnostic
+  /// names the node.
+  template <typename OpTy, typename... Args>
+  FailureOr<Value> create(Args &&...args) {
+    OpTy op;
+    if constexpr (OpTy::template hasTrait<InferTypeOpInterface::Trait>())
+      op = OpTy::create(b, loc, b.getNoneType(), std::forward<Args>(args)...);
+    else
+      op = OpTy::create(b, loc, std::forward<Args>(args)...);
+    return finish(op.getOperation());
+  }
+
+  Value constant(ElementsAttr value);
+  /// A constant of `shape` (default: scalar) filled with `value`.
+  Value splat(Type elementType, double value, ArrayRef<int64_t> shape = {});
+  FailureOr<Value> reshape(Value value, ArrayRef<int64_t> shape);
+
+private:
+  FailureOr<Value> finish(Operation *op);
+  const onnx::AttributeProto *findAttr(StringRef name) const;
+  GraphImporter &graph;
+};
+
+using OpImportFn = LogicalResult (*)(NodeImporter &);
+
+/// A handler and the first opset it supports.
+struct OpImportEntry {
+  OpImportFn fn;
+  int minOpset = 1;
+};
+using OpImportTable = llvm::StringMap<OpImportEntry>;
+
+void registerElementwiseOps(OpImportTable &table);
+void registerNNOps(OpImportTable &table);
+void registerTensorOps(OpImportTable &table);
+void registerReductionOps(OpImportTable &table);
+
+/// The table of every supported ONNX operator (built once, then read-only).
+const OpImportTable &getOpImportTable();
+
+/// The MLIR element type of ONNX TensorProto data type `dataType`, or null.
+Type convertElementType(int32_t dataType, MLIRContext *ctx);
+/// The ONNX name of `dataType`, for messages.
+std::string onnxTypeName(int32_t dataType);
+
+/// Converts tensor data to an attribute: dense for tiny tensors and booleans,
+/// a `dense_resource` blob otherwise. `baseDir` locates external data. When
+/// `owner` keeps `tensor` alive, large raw data is shared, not copied.
+FailureOr<ElementsAttr>
+convertTensor(const onnx::TensorProto &tensor, StringRef baseDir,
+              MLIRContext *ctx,
+              llvm::function_ref<InFlightDiagnostic()> emitError,
+              std::shared_ptr<const void> owner = nullptr);
+
+/// Dense elements of a constant attribute, reading blobs when needed.
+DenseElementsAttr toDense(ElementsAttr attr);
+
+/// The number of elements of `shape`, or failure when a dimension is
+/// negative or the count is absurd (over 2^40 elements).
+FailureOr<int64_t> checkedNumElements(ArrayRef<int64_t> shape);
+
+} // namespace mlir::int21::onnx_import
+
+#endif // INT21_LIB_IMPORT_NODEIMPORTER_H

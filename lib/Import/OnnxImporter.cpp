@@ -1,0 +1,574 @@
+//===- OnnxImporter.cpp - ONNX ModelProto -> int21 dialect ----------------===//
+//
+// The boundary with libonnx (which throws): every call into it is wrapped,
+// and every failure becomes one diagnostic naming the model and, where there
+// is one, the node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int21/Import/OnnxImporter.h"
+#include "GraphImporter.h"
+#include "NodeImporter.h"
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+
+#include "onnx/checker.h"
+#include "onnx/defs/parser.h"
+#include "onnx/defs/schema.h"
+#include "onnx/shape_inference/implementation.h"
+
+#include <deque>
+#include <exception>
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::onnx_import;
+
+static constexpr int64_t kMinOpset = 7;
+static constexpr int64_t kMaxOpset = 17;
+
+//===----------------------------------------------------------------------===//
+// GraphImporter
+//===----------------------------------------------------------------------===//
+
+GraphImporter::GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
+                             StringRef baseDir, Location modelLoc,
+                             std::shared_ptr<const void> owner)
+    : ctx(ctx), graph(graph), baseDir(baseDir.str()), modelLoc(modelLoc),
+      owner(std::move(owner)), constantBuilder(ctx) {
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers[init.name()] = &init;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &input : node.input())
+      if (!input.empty())
+        ++uses[input];
+  for (const onnx::ValueInfoProto &output : graph.output())
+    ++uses[output.name()];
+}
+
+Location GraphImporter::nodeLoc(const onnx::NodeProto &node,
+                                size_t index) const {
+  std::string name = node.name().empty()
+                         ? node.op_type() + "#" + std::to_string(index)
+                         : node.name();
+  return NameLoc::get(StringAttr::get(ctx, name), modelLoc);
+}
+
+FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
+  auto it = values.find(name);
+  if (it != values.end())
+    return it->second;
+  auto init = initializers.find(name);
+  if (init == initializers.end())
+    return emitError(loc) << "no value named '" << name << "'", failure();
+  Location initLoc = NameLoc::get(StringAttr::get(ctx, name), modelLoc);
+  FailureOr<ElementsAttr> attr = convertTensor(
+      *init->second, baseDir, ctx, [&] { return emitError(initLoc); }, owner);
+  if (failed(attr))
+    return failure();
+  Value value = ConstantOp::create(constantBuilder, initLoc, *attr);
+  values[name] = value;
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// The op table
+//===----------------------------------------------------------------------===//
+
+const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
+  static const OpImportTable table = [] {
+    OpImportTable t;
+    registerElementwiseOps(t);
+    registerNNOps(t);
+    registerTensorOps(t);
+    registerReductionOps(t);
+    return t;
+  }();
+  return table;
+}
+
+SmallVector<std::pair<std::string, int>> mlir::int21::supportedOnnxOps() {
+  SmallVector<std::pair<std::string, int>> ops;
+  for (const auto &entry : getOpImportTable())
+    ops.emplace_back(entry.getKey().str(),
+                     std::max<int>(entry.getValue().minOpset, kMinOpset));
+  llvm::sort(ops);
+  return ops;
+}
+
+//===----------------------------------------------------------------------===//
+// Input shape overrides
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::pair<std::string, SmallVector<int64_t>>>
+mlir::int21::parseInputShapeSpec(StringRef spec, std::string &error) {
+  auto [name, dims] = spec.rsplit('=');
+  if (name.empty() || !spec.contains('=')) {
+    error = "expected NAME=DIMS (e.g. input=1x3x224x224), got '" + spec.str() + "'";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t d;
+      if (part.getAsInteger(10, d) || d < 0) {
+        error = "invalid dimension '" + part.str() + "' in '" + spec.str() +
+                "': dimensions are non-negative integers separated by 'x'";
+        return failure();
+      }
+      shape.push_back(d);
+    }
+  }
+  return std::make_pair(name.str(), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// Model import
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The first line of an exception message from libonnx.
+std::string firstLine(const char *what) {
+  StringRef text(what);
+  text = text.trim();
+  return text.split('\n').first.str();
+}
+
+class ModelImporter {
+public:
+  ModelImporter(MLIRContext &ctx, std::shared_ptr<onnx::ModelProto> owner,
+                StringRef path, const OnnxImportOptions &options)
+      : ctx(ctx), owner(owner), model(*owner), path(path.str()),
+        options(options),
+        modelLoc(FileLineColLoc::get(&ctx, path, 0, 0)) {}
+
+  FailureOr<OwningOpRef<ModuleOp>> run();
+
+private:
+  InFlightDiagnostic error() { return emitError(modelLoc); }
+  LogicalResult checkOpset();
+  LogicalResult sortAndCheckGraph();
+  LogicalResult applyInputShapes();
+  LogicalResult runOnnxChecks();
+  LogicalResult checkSupportedOps();
+  FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &value,
+                                        StringRef what);
+  FailureOr<OwningOpRef<ModuleOp>> buildModule();
+
+  MLIRContext &ctx;
+  std::shared_ptr<onnx::ModelProto> owner;
+  onnx::ModelProto &model;
+  std::string path;
+  const OnnxImportOptions &options;
+  Location modelLoc;
+  int64_t opset = 0;
+};
+
+LogicalResult ModelImporter::checkOpset() {
+  bool found = false;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
+    if (id.domain().empty() || id.domain() == "ai.onnx") {
+      opset = id.version();
+      found = true;
+    }
+  }
+  if (!found)
+    return error() << "the model imports no opset of the default ONNX domain";
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return error() << "opset " << opset << " is not supported: int21 imports "
+                   << "opsets " << kMinOpset << " to " << kMaxOpset;
+  return success();
+}
+
+/// Checks that every value a node reads is defined, that names are defined
+/// once, and that the graph has no cycle; then orders the nodes
+/// topologically (ONNX requires it, some producers do not).
+LogicalResult ModelImporter::sortAndCheckGraph() {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  llvm::StringMap<int> producer; // value -> node index, -1 for graph values
+  for (const onnx::ValueInfoProto &input : graph.input())
+    producer[input.name()] = -1;
+  for (const onnx::TensorProto &init : graph.initializer())
+    producer[init.name()] = -1;
+  int numNodes = graph.node_size();
+  auto nodeName = [&](int i) {
+    const onnx::NodeProto &n = graph.node(i);
+    return "'" + (n.name().empty() ? n.op_type() + "#" + std::to_string(i) : n.name()) +
+           "' (" + n.op_type() + ")";
+  };
+  for (int i = 0; i < numNodes; ++i) {
+    for (const std::string &output : graph.node(i).output()) {
+      if (output.empty())
+        continue;
+      auto [it, inserted] = producer.try_emplace(output, i);
+      if (!inserted)
+        return error() << "value '" << output << "' is defined twice (again by node "
+                       << nodeName(i) << ")";
+    }
+  }
+  std::vector<std::vector<int>> consumers(numNodes);
+  std::vector<int> pending(numNodes, 0);
+  for (int i = 0; i < numNodes; ++i) {
+    for (const std::string &input : graph.node(i).input()) {
+      if (input.empty())
+        continue;
+      auto it = producer.find(input);
+      if (it == producer.end())
+        return error() << "node " << nodeName(i) << " reads '" << input
+                       << "', which no graph input, initializer or node defines";
+      if (it->second >= 0) {
+        consumers[it->second].push_back(i);
+        ++pending[i];
+      }
+    }
+  }
+  for (const onnx::ValueInfoProto &output : graph.output())
+    if (!producer.count(output.name()))
+      return error() << "graph output '" << output.name()
+                     << "' is not defined by any node, input or initializer";
+  std::deque<int> ready;
+  for (int i = 0; i < numNodes; ++i)
+    if (pending[i] == 0)
+      ready.push_back(i);
+  std::vector<int> order;
+  while (!ready.empty()) {
+    int i = ready.front();
+    ready.pop_front();
+    order.push_back(i);
+    for (int c : consumers[i])
+      if (--pending[c] == 0)
+        ready.push_back(c);
+  }
+  if (static_cast<int>(order.size()) != numNodes) {
+    for (int i = 0; i < numNodes; ++i)
+      if (pending[i] > 0)
+        return error() << "the graph has a cycle through node " << nodeName(i);
+  }
+  bool sorted = llvm::is_sorted(order);
+  if (!sorted) {
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+    for (int i : order)
+      *nodes.Add() = graph.node(i);
+    graph.mutable_node()->Swap(&nodes);
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::applyInputShapes() {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  llvm::StringSet<> seen;
+  for (onnx::ValueInfoProto &input : *graph.mutable_input()) {
+    auto it = options.inputShapes.find(input.name());
+    if (it == options.inputShapes.end())
+      continue;
+    seen.insert(input.name());
+    if (!input.type().has_tensor_type())
+      return error() << "input '" << input.name() << "' is not a tensor";
+    onnx::TensorShapeProto *shape =
+        input.mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (shape->dim_size() != 0 &&
+        shape->dim_size() != static_cast<int>(it->second.size()))
+      return error() << "--input-shape gives input '" << input.name() << "' "
+                     << it->second.size() << " dimensions, but the model "
+                     << "declares " << shape->dim_size();
+    for (auto [i, d] : llvm::enumerate(it->second)) {
+      if (static_cast<int>(i) < shape->dim_size()) {
+        onnx::TensorShapeProto::Dimension *dim = shape->mutable_dim(i);
+        if (dim->has_dim_value() && dim->dim_value() != d)
+          return error() << "--input-shape gives input '" << input.name()
+                         << "' dimension " << i << " = " << d
+                         << ", but the model fixes it to " << dim->dim_value();
+        dim->set_dim_value(d);
+      } else {
+        shape->add_dim()->set_dim_value(d);
+      }
+    }
+  }
+  for (const auto &entry : options.inputShapes) {
+    if (seen.contains(entry.getKey()))
+      continue;
+    std::string names;
+    for (const onnx::ValueInfoProto &input : graph.input())
+      if (!initializers.contains(input.name()))
+        names += (names.empty() ? "'" : ", '") + input.name() + "'";
+    return error() << "--input-shape names '" << entry.getKey()
+                   << "', which is not an input of the model (inputs: "
+                   << names << ")";
+  }
+  // Every dimension of every input must now be known.
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializers.contains(input.name()))
+      continue;
+    if (!input.type().has_tensor_type())
+      return error() << "input '" << input.name()
+                     << "' is not a tensor; int21 imports tensor inputs only";
+    const onnx::TypeProto::Tensor &tensor = input.type().tensor_type();
+    if (!tensor.has_shape())
+      return error() << "input '" << input.name() << "' has no shape; give it "
+                     << "with --input-shape " << input.name() << "=DIMS";
+    for (int i = 0; i < tensor.shape().dim_size(); ++i) {
+      const auto &dim = tensor.shape().dim(i);
+      if (!dim.has_dim_value() || dim.dim_value() < 0) {
+        std::string example;
+        for (int j = 0; j < tensor.shape().dim_size(); ++j) {
+          const auto &dj = tensor.shape().dim(j);
+          example += (j ? "x" : "") +
+                     (dj.has_dim_value() ? std::to_string(dj.dim_value())
+                                         : std::string("N"));
+        }
+        return error() << "input '" << input.name() << "' has unknown dimension "
+                       << i
+                       << (dim.has_dim_param() ? " ('" + dim.dim_param() + "')"
+                                               : std::string())
+                       << "; give its shape with --input-shape "
+                       << input.name() << "=" << example;
+      }
+    }
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::runOnnxChecks() {
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &e) {
+    return error() << "invalid ONNX model: " << firstLine(e.what());
+  }
+  try {
+    onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,
+                                                 /*error_mode=*/1,
+                                                 /*data_prop=*/true);
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), inferenceOptions);
+  } catch (const std::exception &e) {
+    return error() << "ONNX shape inference failed: " << firstLine(e.what());
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::checkSupportedOps() {
+  const OpImportTable &table = getOpImportTable();
+  std::string unsupported;
+  unsigned count = 0;
+  llvm::StringSet<> reported;
+  for (auto [i, node] : llvm::enumerate(model.graph().node())) {
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    auto it = table.find(node.op_type());
+    if (defaultDomain && it != table.end() && opset >= it->second.minOpset)
+      continue;
+    std::string key = node.domain() + "::" + node.op_type();
+    if (!reported.insert(key).second)
+      continue;
+    std::string name = node.name().empty()
+                           ? node.op_type() + "#" + std::to_string(i)
+                           : node.name();
+    unsupported += (count++ ? ", " : "") +
+                   (defaultDomain ? "" : node.domain() + ".") + node.op_type() +
+                   " (opset " + std::to_string(opset) + ", node '" + name + "')";
+  }
+  if (count)
+    return error() << "unsupported ONNX op" << (count > 1 ? "s" : "") << ": "
+                   << unsupported;
+  return success();
+}
+
+FailureOr<RankedTensorType>
+ModelImporter::valueType(const onnx::ValueInfoProto &value, StringRef what) {
+  if (!value.type().has_tensor_type())
+    return error() << what << " '" << value.name() << "' is not a tensor",
+           failure();
+  const onnx::TypeProto::Tensor &tensor = value.type().tensor_type();
+  Type elementType = convertElementType(tensor.elem_type(), &ctx);
+  if (!elementType)
+    return error() << what << " '" << value.name() << "' has element type "
+                   << onnxTypeName(tensor.elem_type())
+                   << ", which int21 does not support",
+           failure();
+  SmallVector<int64_t> shape;
+  for (const auto &dim : tensor.shape().dim())
+    shape.push_back(dim.has_dim_value() ? dim.dim_value() : ShapedType::kDynamic);
+  SmallVector<int64_t> staticShape(llvm::map_range(
+      shape, [](int64_t d) { return ShapedType::isDynamic(d) ? 1 : d; }));
+  if (failed(checkedNumElements(staticShape)))
+    return error() << what << " '" << value.name()
+                   << "' has an absurd shape (over 2^40 elements)",
+           failure();
+  return RankedTensorType::get(shape, elementType);
+}
+
+FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
+  const onnx::GraphProto &graph = model.graph();
+  llvm::StringSet<> initializerNames;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializerNames.insert(init.name());
+
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> args;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializerNames.contains(input.name()))
+      continue; // IR < 4 lists initializers as inputs too.
+    FailureOr<RankedTensorType> type = valueType(input, "input");
+    if (failed(type))
+      return failure();
+    argTypes.push_back(*type);
+    args.push_back(&input);
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(modelLoc);
+  if (!graph.name().empty())
+    (*module)->setAttr("onnx.graph_name", StringAttr::get(&ctx, graph.name()));
+  OpBuilder builder(module->getBodyRegion());
+  auto func = func::FuncOp::create(builder, modelLoc, options.funcName,
+                                   builder.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (auto [i, input] : llvm::enumerate(args))
+    func.setArgAttr(i, "onnx.name", builder.getStringAttr(input->name()));
+
+  std::string baseDir = llvm::sys::path::parent_path(path).str();
+  GraphImporter graphImporter(&ctx, graph, baseDir, modelLoc, owner);
+  graphImporter.setConstantInsertionPoint(body);
+  for (auto [i, input] : llvm::enumerate(args))
+    graphImporter.define(input->name(), body->getArgument(i));
+
+  builder.setInsertionPointToEnd(body);
+  const OpImportTable &table = getOpImportTable();
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    Location loc = graphImporter.nodeLoc(node, index);
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
+    int since = schema ? schema->SinceVersion() : static_cast<int>(opset);
+    NodeImporter importer(graphImporter, node, opset, since, builder, loc);
+    // Inputs are materialised first so that a bad one is reported as such.
+    for (unsigned i = 0; i < importer.numInputs(); ++i)
+      if (importer.hasInput(i) &&
+          failed(graphImporter.lookup(node.input(i), loc)))
+        return failure();
+    if (failed(table.lookup(node.op_type()).fn(importer)))
+      return failure();
+    for (const std::string &output : node.output())
+      if (!output.empty() && graphImporter.useCount(output) &&
+          failed(graphImporter.lookup(output, loc)))
+        return emitError(loc) << node.op_type() << ": output '" << output
+                              << "' was not produced",
+               failure();
+  }
+
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    FailureOr<Value> value = graphImporter.lookup(output.name(), modelLoc);
+    if (failed(value))
+      return failure();
+    FailureOr<RankedTensorType> declared = valueType(output, "output");
+    if (failed(declared))
+      return failure();
+    auto actual = cast<RankedTensorType>(value->getType());
+    const onnx::TypeProto::Tensor &tensorType = output.type().tensor_type();
+    bool compatible = declared->getElementType() == actual.getElementType();
+    if (compatible && tensorType.has_shape()) {
+      compatible = declared->getRank() == actual.getRank();
+      for (auto [d, a] : llvm::zip(declared->getShape(), actual.getShape()))
+        compatible &= ShapedType::isDynamic(d) || d == a;
+    }
+    if (!compatible)
+      return error() << "output '" << output.name() << "' is declared as "
+                     << *declared << " but computes " << actual,
+             failure();
+    results.push_back(*value);
+    resultTypes.push_back(actual);
+  }
+  func.setType(builder.getFunctionType(argTypes, resultTypes));
+  func::ReturnOp::create(builder, modelLoc, results);
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "onnx.name", builder.getStringAttr(output.name()));
+
+  if (failed(mlir::verify(*module)))
+    return failure();
+  return module;
+}
+
+FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
+  auto phase = [&](StringRef name) {
+    return options.timing ? options.timing->nest(name) : TimingScope();
+  };
+  {
+    TimingScope scope = phase("graph checks");
+    // Unsupported ops are listed before libonnx's checker runs, so that one
+    // message names all of them, whether ONNX knows them or not.
+    if (failed(checkOpset()) || failed(sortAndCheckGraph()) ||
+        failed(checkSupportedOps()) || failed(applyInputShapes()))
+      return failure();
+  }
+  {
+    TimingScope scope = phase("onnx checker and shape inference");
+    if (failed(runOnnxChecks()))
+      return failure();
+  }
+  TimingScope scope = phase("build int21");
+  return buildModule();
+}
+
+} // namespace
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::int21::importOnnxModel(MLIRContext &context, llvm::MemoryBufferRef buffer,
+                             StringRef path, bool isText,
+                             const OnnxImportOptions &options) {
+  context.loadDialect<Int21Dialect, func::FuncDialect>();
+  Location loc = FileLineColLoc::get(&context, path, 0, 0);
+  auto owner = std::make_shared<onnx::ModelProto>();
+  onnx::ModelProto &model = *owner;
+  try {
+    TimingScope parseTimer = options.timing
+                                 ? options.timing->nest(StringRef("parse"))
+                                 : TimingScope();
+    if (isText) {
+      std::string text = buffer.getBuffer().str();
+      onnx::Status status = onnx::OnnxParser::Parse(model, text.c_str());
+      if (!status.IsOK())
+        return emitError(loc) << "cannot parse the ONNX text model: "
+                              << firstLine(status.ErrorMessage().c_str()),
+               failure();
+    } else if (buffer.getBufferSize() > static_cast<size_t>(INT_MAX) ||
+               !model.ParseFromArray(buffer.getBufferStart(),
+                                     static_cast<int>(buffer.getBufferSize()))) {
+      return emitError(loc) << "not an ONNX model, or a truncated one: the "
+                               "file does not parse as an ONNX ModelProto",
+             failure();
+    }
+    parseTimer.stop();
+    if (!model.has_graph())
+      return emitError(loc) << "not an ONNX model: it has no graph", failure();
+    ModelImporter importer(context, owner, path, options);
+    return importer.run();
+  } catch (const std::exception &e) {
+    return emitError(loc) << "ONNX error: " << firstLine(e.what()), failure();
+  } catch (...) {
+    return emitError(loc) << "unknown error from libonnx", failure();
+  }
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::int21::importOnnxFile(MLIRContext &context, StringRef path,
+                            const OnnxImportOptions &options) {
+  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                 /*RequiresNullTerminator=*/false);
+  if (!file)
+    return emitError(FileLineColLoc::get(&context, path, 0, 0))
+               << "cannot read '" << path << "': " << file.getError().message(),
+           failure();
+  bool isText = path.ends_with(".onnxtext");
+  return importOnnxModel(context, (*file)->getMemBufferRef(), path, isText,
+                         options);
+}

@@ -1,0 +1,365 @@
+//===- NNOps.cpp - import of ONNX convolution, pooling, GEMM, norms -------===//
+
+#include "../NodeImporter.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::onnx_import;
+
+namespace {
+
+/// Window attributes of a convolution or pooling node, resolved: explicit
+/// pads for every auto_pad mode.
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+/// Reads kernel_shape (defaulting to `defaultKernel`), strides, dilations
+/// and pads/auto_pad for `k` spatial dimensions of sizes `spatial`.
+FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> spatial,
+                                ArrayRef<int64_t> defaultKernel) {
+  int64_t k = spatial.size();
+  Window w;
+  w.kernel = n.attrInts("kernel_shape", defaultKernel);
+  w.strides = n.attrInts("strides", SmallVector<int64_t>(k, 1));
+  w.dilations = n.attrInts("dilations", SmallVector<int64_t>(k, 1));
+  if (static_cast<int64_t>(w.kernel.size()) != k ||
+      static_cast<int64_t>(w.strides.size()) != k ||
+      static_cast<int64_t>(w.dilations.size()) != k)
+    return n.emitError() << "kernel_shape, strides and dilations need " << k
+                         << " entries for " << k << " spatial dimensions",
+           failure();
+  if (llvm::any_of(w.strides, [](int64_t s) { return s <= 0; }))
+    return n.emitError() << "strides must be positive", failure();
+  std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    w.pads = n.attrInts("pads", SmallVector<int64_t>(2 * k, 0));
+    if (static_cast<int64_t>(w.pads.size()) != 2 * k)
+      return n.emitError() << "pads needs " << 2 * k << " entries, got "
+                           << w.pads.size(),
+             failure();
+  } else if (autoPad == "VALID") {
+    w.pads.assign(2 * k, 0);
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    w.pads.assign(2 * k, 0);
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t out = llvm::divideCeil(spatial[i], w.strides[i]);
+      int64_t extent = (w.kernel[i] - 1) * w.dilations[i] + 1;
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * w.strides[i] + extent - spatial[i]);
+      int64_t small = total / 2, large = total - total / 2;
+      w.pads[i] = autoPad == "SAME_UPPER" ? small : large;
+      w.pads[i + k] = autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else {
+    return n.emitError() << "unknown auto_pad '" << autoPad << "'", failure();
+  }
+  return w;
+}
+
+LogicalResult importConv(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0), w = n.inputType(1);
+  if (x.getRank() < 3 || w.getRank() != x.getRank())
+    return n.emitError() << "expects input and weight of one rank, 3 or more",
+           failure();
+  FailureOr<Window> window =
+      resolveWindow(n, x.getShape().drop_front(2), w.getShape().drop_front(2));
+  if (failed(window))
+    return failure();
+  if (ArrayRef<int64_t>(window->kernel) != w.getShape().drop_front(2))
+    return n.emitError() << "kernel_shape does not match the weight's shape "
+                         << w,
+           failure();
+  FailureOr<Value> r = n.create<ConvOp>(
+      n.input(0), n.input(1), n.input(2),
+      n.b.getDenseI64ArrayAttr(window->strides),
+      n.b.getDenseI64ArrayAttr(window->pads),
+      n.b.getDenseI64ArrayAttr(window->dilations),
+      n.b.getI64IntegerAttr(n.attrInt("group", 1)));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importConvTranspose(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0), w = n.inputType(1);
+  if (x.getRank() < 3 || w.getRank() != x.getRank())
+    return n.emitError() << "expects input and weight of one rank, 3 or more",
+           failure();
+  int64_t k = x.getRank() - 2;
+  ArrayRef<int64_t> spatial = x.getShape().drop_front(2);
+  SmallVector<int64_t> kernel =
+      n.attrInts("kernel_shape", w.getShape().drop_front(2));
+  SmallVector<int64_t> strides = n.attrInts("strides", SmallVector<int64_t>(k, 1));
+  SmallVector<int64_t> dilations =
+      n.attrInts("dilations", SmallVector<int64_t>(k, 1));
+  SmallVector<int64_t> outputPadding =
+      n.attrInts("output_padding", SmallVector<int64_t>(k, 0));
+  if (static_cast<int64_t>(kernel.size()) != k ||
+      static_cast<int64_t>(strides.size()) != k ||
+      static_cast<int64_t>(dilations.size()) != k ||
+      static_cast<int64_t>(outputPadding.size()) != k)
+    return n.emitError() << "kernel_shape, strides, dilations and "
+                            "output_padding need "
+                         << k << " entries",
+           failure();
+  SmallVector<int64_t> outputShape = n.attrInts("output_shape");
+  if (static_cast<int64_t>(outputShape.size()) == k + 2)
+    outputShape.erase(outputShape.begin(), outputShape.begin() + 2);
+  std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  SmallVector<int64_t> pads(2 * k, 0);
+  if (autoPad == "NOTSET" && outputShape.empty()) {
+    pads = n.attrInts("pads", pads);
+    if (static_cast<int64_t>(pads.size()) != 2 * k)
+      return n.emitError() << "pads needs " << 2 * k << " entries", failure();
+  } else if (autoPad != "VALID" || !outputShape.empty()) {
+    if (outputShape.empty())
+      for (int64_t i = 0; i < k; ++i)
+        outputShape.push_back(spatial[i] * strides[i]);
+    if (static_cast<int64_t>(outputShape.size()) != k)
+      return n.emitError() << "output_shape needs " << k << " entries",
+             failure();
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t full = strides[i] * (spatial[i] - 1) + outputPadding[i] +
+                     (kernel[i] - 1) * dilations[i] + 1;
+      int64_t total = full - outputShape[i];
+      if (total < 0) {
+        // The requested output is larger: extend it at the end.
+        outputPadding[i] -= total;
+        continue;
+      }
+      int64_t small = total / 2, large = total - total / 2;
+      bool upper = autoPad != "SAME_LOWER";
+      pads[i] = upper ? small : large;
+      pads[i + k] = upper ? large : small;
+    }
+  }
+  FailureOr<Value> r = n.create<ConvTransposeOp>(
+      n.input(0), n.input(1), n.input(2), n.b.getDenseI64ArrayAttr(strides),
+      n.b.getDenseI64ArrayAttr(pads), n.b.getDenseI64ArrayAttr(dilations),
+      n.b.getDenseI64ArrayAttr(outputPadding),
+      n.b.getI64IntegerAttr(n.attrInt("group", 1)));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importBatchNorm(NodeImporter &n) {
+  if (n.attrInt("training_mode", 0) != 0)
+    return n.emitError() << "training_mode=1 is not supported (inference only)",
+           failure();
+  if (failed(n.onlyFirstOutputs(1, "running statistics are for training")))
+    return failure();
+  FailureOr<Value> r = n.create<BatchNormOp>(
+      n.input(0), n.input(1), n.input(2), n.input(3), n.input(4),
+      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f)));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+template <typename OpTy>
+LogicalResult importPool(NodeImporter &n) {
+  if (failed(n.onlyFirstOutputs(1, "pooling indices are not computed")))
+    return failure();
+  RankedTensorType x = n.inputType(0);
+  if (x.getRank() < 3)
+    return n.emitError() << "expects an input of rank 3 or more", failure();
+  if (!n.hasAttr("kernel_shape"))
+    return n.emitError() << "missing attribute kernel_shape", failure();
+  FailureOr<Window> w = resolveWindow(n, x.getShape().drop_front(2), {});
+  if (failed(w))
+    return failure();
+  if (n.attrInt("storage_order", 0) != 0)
+    return n.emitError() << "storage_order=1 is not supported", failure();
+  Builder &b = n.b;
+  FailureOr<Value> r;
+  if constexpr (std::is_same_v<OpTy, AvgPoolOp>)
+    r = n.create<AvgPoolOp>(n.input(0), b.getDenseI64ArrayAttr(w->kernel),
+                            b.getDenseI64ArrayAttr(w->strides),
+                            b.getDenseI64ArrayAttr(w->pads),
+                            b.getDenseI64ArrayAttr(w->dilations),
+                            b.getBoolAttr(n.attrInt("ceil_mode", 0)),
+                            b.getBoolAttr(n.attrInt("count_include_pad", 0)));
+  else
+    r = n.create<MaxPoolOp>(n.input(0), b.getDenseI64ArrayAttr(w->kernel),
+                            b.getDenseI64ArrayAttr(w->strides),
+                            b.getDenseI64ArrayAttr(w->pads),
+                            b.getDenseI64ArrayAttr(w->dilations),
+                            b.getBoolAttr(n.attrInt("ceil_mode", 0)));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+/// GlobalAveragePool / GlobalMaxPool: a reduction over the spatial axes.
+template <typename ReduceOpTy>
+LogicalResult importGlobalPool(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (x.getRank() < 3)
+    return n.emitError() << "expects an input of rank 3 or more", failure();
+  SmallVector<int64_t> axes =
+      llvm::to_vector(llvm::seq<int64_t>(2, x.getRank()));
+  FailureOr<Value> r = n.create<ReduceOpTy>(
+      n.input(0), n.b.getDenseI64ArrayAttr(axes), n.b.getBoolAttr(true));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+FailureOr<Value> transpose2D(NodeImporter &n, Value v) {
+  return n.create<TransposeOp>(v, n.b.getDenseI64ArrayAttr({1, 0}));
+}
+
+/// Gemm: alpha * A' B' + beta * C, as transposes, a matmul and epilogues.
+LogicalResult importGemm(NodeImporter &n) {
+  Value a = n.input(0), b = n.input(1);
+  if (n.inputType(0).getRank() != 2 || n.inputType(1).getRank() != 2)
+    return n.emitError() << "expects 2-D A and B", failure();
+  if (n.attrInt("transA", 0)) {
+    FailureOr<Value> t = transpose2D(n, a);
+    if (failed(t))
+      return failure();
+    a = *t;
+  }
+  if (n.attrInt("transB", 0)) {
+    FailureOr<Value> t = transpose2D(n, b);
+    if (failed(t))
+      return failure();
+    b = *t;
+  }
+  FailureOr<Value> y = n.create<MatMulOp>(a, b);
+  if (failed(y))
+    return failure();
+  Type elementType = getElementTypeOrSelf(y->getType());
+  float alpha = n.attrFloat("alpha", 1.0f), beta = n.attrFloat("beta", 1.0f);
+  if (alpha != 1.0f) {
+    y = n.create<MulOp>(*y, n.splat(elementType, alpha));
+    if (failed(y))
+      return failure();
+  }
+  if (n.hasInput(2) && beta != 0.0f) {
+    Value c = n.input(2);
+    if (beta != 1.0f) {
+      FailureOr<Value> scaled = n.create<MulOp>(c, n.splat(elementType, beta));
+      if (failed(scaled))
+        return failure();
+      c = *scaled;
+    }
+    y = n.create<AddOp>(*y, c);
+    if (failed(y))
+      return failure();
+  }
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// MatMul with numpy semantics: 1-D operands are promoted to matrices and
+/// the added dimension is removed from the result.
+LogicalResult importMatMul(NodeImporter &n) {
+  Value a = n.input(0), b = n.input(1);
+  RankedTensorType aType = n.inputType(0), bType = n.inputType(1);
+  if (aType.getRank() == 0 || bType.getRank() == 0)
+    return n.emitError() << "expects operands of rank 1 or more", failure();
+  bool vecA = aType.getRank() == 1, vecB = bType.getRank() == 1;
+  if (vecA) {
+    FailureOr<Value> r = n.reshape(a, {1, aType.getDimSize(0)});
+    if (failed(r))
+      return failure();
+    a = *r;
+  }
+  if (vecB) {
+    FailureOr<Value> r = n.reshape(b, {bType.getDimSize(0), 1});
+    if (failed(r))
+      return failure();
+    b = *r;
+  }
+  FailureOr<Value> y = n.create<MatMulOp>(a, b);
+  if (failed(y))
+    return failure();
+  if (vecA || vecB) {
+    SmallVector<int64_t> shape(cast<RankedTensorType>(y->getType()).getShape());
+    if (vecB)
+      shape.erase(shape.end() - 1);
+    if (vecA)
+      shape.erase(shape.end() - (vecB ? 1 : 2));
+    y = n.reshape(*y, shape);
+    if (failed(y))
+      return failure();
+  }
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at
+/// `axis` (default 1); from 13 on the op works along `axis` (default -1).
+template <typename OpTy>
+LogicalResult importSoftmax(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  int64_t rank = x.getRank();
+  bool coerce = n.sinceVersion < 13;
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", coerce ? 1 : -1), std::max<int64_t>(rank, 1));
+  if (failed(axis))
+    return failure();
+  Value input = n.input(0);
+  if (coerce && *axis != rank - 1) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      (d < *axis ? outer : inner) *= x.getDimSize(d);
+    FailureOr<Value> flat = n.reshape(input, {outer, inner});
+    if (failed(flat))
+      return failure();
+    FailureOr<Value> r = n.create<OpTy>(*flat, n.b.getI64IntegerAttr(1));
+    if (failed(r))
+      return failure();
+    r = n.reshape(*r, x.getShape());
+    if (failed(r))
+      return failure();
+    n.setOutput(0, *r);
+    return success();
+  }
+  FailureOr<Value> r = n.create<OpTy>(input, n.b.getI64IntegerAttr(*axis));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importLayerNorm(NodeImporter &n) {
+  if (failed(n.onlyFirstOutputs(1, "Mean and InvStdDev are for training")))
+    return failure();
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", -1), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  FailureOr<Value> r = n.create<LayerNormOp>(
+      n.input(0), n.input(1), n.input(2), n.b.getI64IntegerAttr(*axis),
+      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f)));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+} // namespace
+
+void mlir::int21::onnx_import::registerNNOps(OpImportTable &t) {
+  t["Conv"] = {importConv};
+  t["ConvTranspose"] = {importConvTranspose};
+  t["BatchNormalization"] = {importBatchNorm};
+  t["MaxPool"] = {importPool<MaxPoolOp>};
+  t["AveragePool"] = {importPool<AvgPoolOp>};
+  t["GlobalAveragePool"] = {importGlobalPool<ReduceMeanOp>};
+  t["GlobalMaxPool"] = {importGlobalPool<ReduceMaxOp>};
+  t["Gemm"] = {importGemm};
+  t["MatMul"] = {importMatMul};
+  t["Softmax"] = {importSoftmax<SoftmaxOp>};
+  t["LogSoftmax"] = {importSoftmax<LogSoftmaxOp>};
+  t["LayerNormalization"] = {importLayerNorm, 17};
+}

@@ -1,0 +1,117 @@
+//===- ReductionOps.cpp - import of ONNX Reduce* and Arg* operators -------===//
+//
+// The five basic reductions map onto int21 reduce ops; ReduceL1, ReduceL2,
+// ReduceSumSquare, ReduceLogSum and ReduceLogSumExp are compositions of an
+// elementwise prologue, a sum and an elementwise epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../NodeImporter.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::onnx_import;
+
+namespace {
+
+enum class Prologue { None, Abs, Square, Exp };
+enum class Epilogue { None, Sqrt, Log };
+
+/// The sorted, unique, non-negative reduction axes; empty means "all", or
+/// nothing at all when `noop` is set (ReduceSum 13's noop_with_empty_axes).
+FailureOr<SmallVector<int64_t>> reductionAxes(NodeImporter &n, int64_t rank,
+                                              bool &noop) {
+  SmallVector<int64_t> axes;
+  // ReduceSum takes its axes as an input from opset 13; the others from 18.
+  bool axesAsInput = n.opType() == "ReduceSum" && n.sinceVersion >= 13;
+  if (axesAsInput) {
+    if (n.hasInput(1)) {
+      FailureOr<SmallVector<int64_t>> given = n.constantInts(1, "axes");
+      if (failed(given))
+        return failure();
+      axes = *given;
+    }
+  } else {
+    axes = n.attrInts("axes");
+  }
+  noop = axes.empty() && axesAsInput && n.attrInt("noop_with_empty_axes", 0);
+  if (axes.empty() && !noop)
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  for (int64_t &axis : axes) {
+    FailureOr<int64_t> normalized = n.normalizeAxis(axis, rank);
+    if (failed(normalized))
+      return failure();
+    axis = *normalized;
+  }
+  llvm::sort(axes);
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
+}
+
+template <typename ReduceOpTy, Prologue pro = Prologue::None,
+          Epilogue epi = Epilogue::None>
+LogicalResult importReduce(NodeImporter &n) {
+  Value x = n.input(0);
+  bool noop = false;
+  FailureOr<SmallVector<int64_t>> axes =
+      reductionAxes(n, n.inputType(0).getRank(), noop);
+  if (failed(axes))
+    return failure();
+  FailureOr<Value> v = x;
+  if constexpr (pro == Prologue::Abs)
+    v = n.create<AbsOp>(x);
+  else if constexpr (pro == Prologue::Square)
+    v = n.create<MulOp>(x, x);
+  else if constexpr (pro == Prologue::Exp)
+    v = n.create<ExpOp>(x);
+  if (failed(v))
+    return failure();
+  if (!noop) {
+    v = n.create<ReduceOpTy>(*v, n.b.getDenseI64ArrayAttr(*axes),
+                             n.b.getBoolAttr(n.attrInt("keepdims", 1) != 0));
+    if (failed(v))
+      return failure();
+  }
+  if constexpr (epi == Epilogue::Sqrt)
+    v = n.create<SqrtOp>(*v);
+  else if constexpr (epi == Epilogue::Log)
+    v = n.create<LogOp>(*v);
+  if (failed(v))
+    return failure();
+  n.setOutput(0, *v);
+  return success();
+}
+
+template <typename ArgOpTy>
+LogicalResult importArgReduce(NodeImporter &n) {
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  FailureOr<Value> r = n.create<ArgOpTy>(
+      n.input(0), n.b.getI64IntegerAttr(*axis),
+      n.b.getBoolAttr(n.attrInt("keepdims", 1) != 0),
+      n.b.getBoolAttr(n.attrInt("select_last_index", 0) != 0));
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+} // namespace
+
+void mlir::int21::onnx_import::registerReductionOps(OpImportTable &t) {
+  t["ReduceSum"] = {importReduce<ReduceSumOp>};
+  t["ReduceMean"] = {importReduce<ReduceMeanOp>};
+  t["ReduceMax"] = {importReduce<ReduceMaxOp>};
+  t["ReduceMin"] = {importReduce<ReduceMinOp>};
+  t["ReduceProd"] = {importReduce<ReduceProdOp>};
+  t["ReduceL1"] = {importReduce<ReduceSumOp, Prologue::Abs>};
+  t["ReduceL2"] = {importReduce<ReduceSumOp, Prologue::Square, Epilogue::Sqrt>};
+  t["ReduceSumSquare"] = {importReduce<ReduceSumOp, Prologue::Square>};
+  t["ReduceLogSum"] = {importReduce<ReduceSumOp, Prologue::None, Epilogue::Log>};
+  t["ReduceLogSumExp"] = {
+      importReduce<ReduceSumOp, Prologue::Exp, Epilogue::Log>};
+  t["ArgMax"] = {importArgReduce<ArgMaxOp>};
+  t["ArgMin"] = {importArgReduce<ArgMinOp>};
+}

@@ -1,0 +1,500 @@
+//===- TensorOps.cpp - import of ONNX shape, data movement, constants -----===//
+//
+// Shape-computing operators (Shape, ConstantOfShape, Range, ...) produce
+// constants at import, since every shape is static; the int21 folders then
+// fold the arithmetic PyTorch builds on them (Shape -> Gather -> Concat ->
+// Reshape), so shape inputs of later nodes are constants again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../NodeImporter.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::onnx_import;
+
+namespace {
+
+LogicalResult setResult(NodeImporter &n, FailureOr<Value> value) {
+  if (failed(value))
+    return failure();
+  n.setOutput(0, *value);
+  return success();
+}
+
+DenseElementsAttr i64Vector(NodeImporter &n, ArrayRef<int64_t> values,
+                            bool scalar = false) {
+  auto type = RankedTensorType::get(
+      scalar ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{(int64_t)values.size()},
+      n.b.getI64Type());
+  return DenseElementsAttr::get(type, values);
+}
+
+LogicalResult importIdentity(NodeImporter &n) {
+  n.setOutput(0, n.input(0));
+  return success();
+}
+
+/// Dropout at inference passes its input through; its mask is all true.
+LogicalResult importDropout(NodeImporter &n) {
+  if (n.hasInput(2)) {
+    FailureOr<double> training = n.constantScalar(2, "training_mode");
+    if (failed(training))
+      return failure();
+    if (*training != 0)
+      return n.emitError() << "training_mode=true is not supported (inference only)",
+             failure();
+  }
+  n.setOutput(0, n.input(0));
+  if (n.outputUsed(1))
+    n.setOutput(1, n.splat(n.b.getI1Type(), 1, n.inputType(0).getShape()));
+  return success();
+}
+
+LogicalResult importConstant(NodeImporter &n) {
+  if (const onnx::TensorProto *tensor = n.attrTensor("value")) {
+    FailureOr<ElementsAttr> attr = n.tensorValue(*tensor);
+    if (failed(attr))
+      return failure();
+    n.setOutput(0, n.constant(*attr));
+    return success();
+  }
+  Builder &b = n.b;
+  if (n.hasAttr("value_float")) {
+    n.setOutput(0, n.splat(b.getF32Type(), n.attrFloat("value_float", 0)));
+    return success();
+  }
+  if (n.hasAttr("value_int")) {
+    n.setOutput(0, n.constant(i64Vector(n, {n.attrInt("value_int", 0)}, true)));
+    return success();
+  }
+  if (n.hasAttr("value_ints")) {
+    n.setOutput(0, n.constant(i64Vector(n, n.attrInts("value_ints"))));
+    return success();
+  }
+  for (const onnx::AttributeProto &attr : n.node.attribute()) {
+    if (attr.name() == "value_floats") {
+      SmallVector<float> values(attr.floats().begin(), attr.floats().end());
+      auto type = RankedTensorType::get({(int64_t)values.size()}, b.getF32Type());
+      n.setOutput(0, n.constant(DenseElementsAttr::get(type, ArrayRef<float>(values))));
+      return success();
+    }
+  }
+  return n.emitError() << "only tensor, float and integer constants are "
+                          "supported (not sparse or string ones)",
+         failure();
+}
+
+LogicalResult importConstantOfShape(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = n.constantInts(0, "shape");
+  if (failed(shape))
+    return failure();
+  if (failed(checkedNumElements(*shape)))
+    return n.emitError() << "the shape has a negative or absurd dimension",
+           failure();
+  Attribute element = n.b.getF32FloatAttr(0);
+  if (const onnx::TensorProto *tensor = n.attrTensor("value")) {
+    FailureOr<ElementsAttr> attr = n.tensorValue(*tensor);
+    if (failed(attr))
+      return failure();
+    DenseElementsAttr dense = toDense(*attr);
+    if (!dense || dense.getNumElements() != 1)
+      return n.emitError() << "value must hold exactly one element", failure();
+    element = *dense.getValues<Attribute>().begin();
+  }
+  auto type = RankedTensorType::get(*shape, cast<TypedAttr>(element).getType());
+  n.setOutput(0, n.constant(SplatElementsAttr::get(type, element)));
+  return success();
+}
+
+LogicalResult importRange(NodeImporter &n) {
+  FailureOr<double> start = n.constantScalar(0, "start");
+  FailureOr<double> limit = n.constantScalar(1, "limit");
+  FailureOr<double> delta = n.constantScalar(2, "delta");
+  if (failed(start) || failed(limit) || failed(delta))
+    return failure();
+  if (*delta == 0)
+    return n.emitError() << "delta must not be 0", failure();
+  double count = std::ceil((*limit - *start) / *delta);
+  int64_t size = count > 0 ? static_cast<int64_t>(count) : 0;
+  if (size > (int64_t(1) << 32))
+    return n.emitError() << "the range has an absurd number of elements",
+           failure();
+  Type elementType = n.inputType(0).getElementType();
+  auto type = RankedTensorType::get({size}, elementType);
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < size; ++i) {
+    double v = *start + i * *delta;
+    if (isa<FloatType>(elementType))
+      values.push_back(FloatAttr::get(elementType, v));
+    else
+      values.push_back(IntegerAttr::get(elementType, static_cast<int64_t>(v)));
+  }
+  n.setOutput(0, n.constant(DenseElementsAttr::get(type, values)));
+  return success();
+}
+
+LogicalResult importShape(NodeImporter &n) {
+  ArrayRef<int64_t> shape = n.inputType(0).getShape();
+  int64_t rank = shape.size();
+  auto clampIndex = [&](int64_t i) {
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  int64_t start = clampIndex(n.attrInt("start", 0));
+  int64_t end = clampIndex(n.attrInt("end", rank));
+  SmallVector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i)
+    dims.push_back(shape[i]);
+  n.setOutput(0, n.constant(i64Vector(n, dims)));
+  return success();
+}
+
+LogicalResult importSize(NodeImporter &n) {
+  n.setOutput(0, n.constant(i64Vector(n, {n.inputType(0).getNumElements()},
+                                      /*scalar=*/true)));
+  return success();
+}
+
+LogicalResult importTranspose(NodeImporter &n) {
+  int64_t rank = n.inputType(0).getRank();
+  SmallVector<int64_t> reversed;
+  for (int64_t i = rank - 1; i >= 0; --i)
+    reversed.push_back(i);
+  SmallVector<int64_t> perm = n.attrInts("perm", reversed);
+  return setResult(
+      n, n.create<TransposeOp>(n.input(0), n.b.getDenseI64ArrayAttr(perm)));
+}
+
+LogicalResult importReshape(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> requested = n.constantInts(1, "shape");
+  if (failed(requested))
+    return failure();
+  RankedTensorType x = n.inputType(0);
+  bool allowZero = n.attrInt("allowzero", 0) != 0;
+  SmallVector<int64_t> shape;
+  int64_t inferred = -1, known = 1;
+  for (auto [i, d] : llvm::enumerate(*requested)) {
+    if (d == 0 && !allowZero) {
+      if (static_cast<int64_t>(i) >= x.getRank())
+        return n.emitError() << "shape entry " << i
+                             << " is 0 (copy) but the input has rank "
+                             << x.getRank(),
+               failure();
+      d = x.getDimSize(i);
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return n.emitError() << "shape has more than one -1", failure();
+      inferred = i;
+    } else if (d < 0) {
+      return n.emitError() << "shape entry " << i << " is " << d, failure();
+    } else {
+      known *= d;
+    }
+    shape.push_back(d);
+  }
+  if (inferred >= 0) {
+    if (known == 0 || x.getNumElements() % known != 0)
+      return n.emitError() << "cannot reshape " << x << " to "
+                           << "a shape with " << known
+                           << " elements besides the -1",
+             failure();
+    shape[inferred] = x.getNumElements() / known;
+  }
+  return setResult(n, n.reshape(n.input(0), shape));
+}
+
+LogicalResult importFlatten(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", 1), x.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    (d < *axis ? outer : inner) *= x.getDimSize(d);
+  return setResult(n, n.reshape(n.input(0), {outer, inner}));
+}
+
+/// The axes of Squeeze/Unsqueeze: an attribute before opset 13, an optional
+/// constant input after.
+FailureOr<SmallVector<int64_t>> readAxes(NodeImporter &n, unsigned input) {
+  if (n.sinceVersion < 13)
+    return n.attrInts("axes");
+  if (!n.hasInput(input))
+    return SmallVector<int64_t>();
+  return n.constantInts(input, "axes");
+}
+
+LogicalResult importSqueeze(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  FailureOr<SmallVector<int64_t>> axes = readAxes(n, 1);
+  if (failed(axes))
+    return failure();
+  llvm::SmallBitVector squeezed(x.getRank());
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> axis = n.normalizeAxis(a, x.getRank());
+    if (failed(axis))
+      return failure();
+    if (x.getDimSize(*axis) != 1)
+      return n.emitError() << "cannot squeeze dimension " << *axis
+                           << " of size " << x.getDimSize(*axis),
+             failure();
+    squeezed.set(*axis);
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < x.getRank(); ++d) {
+    bool drop = axes->empty() ? x.getDimSize(d) == 1 : squeezed.test(d);
+    if (!drop)
+      shape.push_back(x.getDimSize(d));
+  }
+  return setResult(n, n.reshape(n.input(0), shape));
+}
+
+LogicalResult importUnsqueeze(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  FailureOr<SmallVector<int64_t>> axes = readAxes(n, 1);
+  if (failed(axes))
+    return failure();
+  int64_t rank = x.getRank() + axes->size();
+  llvm::SmallBitVector inserted(rank);
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> axis = n.normalizeAxis(a, rank);
+    if (failed(axis))
+      return failure();
+    if (inserted.test(*axis))
+      return n.emitError() << "axis " << *axis << " is given twice", failure();
+    inserted.set(*axis);
+  }
+  SmallVector<int64_t> shape;
+  int64_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted.test(d) ? 1 : x.getDimSize(next++));
+  return setResult(n, n.reshape(n.input(0), shape));
+}
+
+LogicalResult importConcat(NodeImporter &n) {
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < n.numInputs(); ++i)
+    inputs.push_back(n.input(i));
+  if (inputs.empty())
+    return n.emitError() << "expects at least one input", failure();
+  FailureOr<int64_t> axis = n.normalizeAxis(
+      n.attrInt("axis", 0), cast<RankedTensorType>(inputs[0].getType()).getRank());
+  if (failed(axis))
+    return failure();
+  return setResult(n,
+                   n.create<ConcatOp>(inputs, n.b.getI64IntegerAttr(*axis)));
+}
+
+/// A slice of `x` taking [start, start + size) along `axis`, all of every
+/// other dimension.
+FailureOr<Value> sliceAlong(NodeImporter &n, Value x, int64_t axis,
+                            int64_t start, int64_t size) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> starts(type.getRank(), 0), sizes(type.getShape()),
+      steps(type.getRank(), 1);
+  starts[axis] = start;
+  sizes[axis] = size;
+  return n.create<SliceOp>(x, n.b.getDenseI64ArrayAttr(starts),
+                           n.b.getDenseI64ArrayAttr(sizes),
+                           n.b.getDenseI64ArrayAttr(steps));
+}
+
+LogicalResult importSplit(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  FailureOr<int64_t> axis = n.normalizeAxis(n.attrInt("axis", 0), x.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t dim = x.getDimSize(*axis);
+  SmallVector<int64_t> sizes;
+  if (n.sinceVersion < 13) {
+    sizes = n.attrInts("split");
+  } else if (n.hasInput(1)) {
+    FailureOr<SmallVector<int64_t>> given = n.constantInts(1, "split");
+    if (failed(given))
+      return failure();
+    sizes = *given;
+  }
+  unsigned outputs = n.numOutputs();
+  if (sizes.empty()) {
+    if (dim % outputs != 0)
+      return n.emitError() << "cannot split dimension " << *axis << " of size "
+                           << dim << " into " << outputs << " equal parts",
+             failure();
+    sizes.assign(outputs, dim / outputs);
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes)
+    total += s;
+  if (sizes.size() != outputs || total != dim ||
+      llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+    return n.emitError() << "split sizes must be " << outputs
+                         << " non-negative numbers adding up to " << dim,
+           failure();
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    FailureOr<Value> part = sliceAlong(n, n.input(0), *axis, offset, size);
+    if (failed(part))
+      return failure();
+    n.setOutput(i, *part);
+    offset += size;
+  }
+  return success();
+}
+
+LogicalResult importSlice(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  int64_t rank = x.getRank();
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (n.sinceVersion < 10) {
+    starts = n.attrInts("starts");
+    ends = n.attrInts("ends");
+    axes = n.attrInts("axes");
+  } else {
+    FailureOr<SmallVector<int64_t>> s = n.constantInts(1, "starts");
+    FailureOr<SmallVector<int64_t>> e = n.constantInts(2, "ends");
+    if (failed(s) || failed(e))
+      return failure();
+    starts = *s;
+    ends = *e;
+    if (n.hasInput(3)) {
+      FailureOr<SmallVector<int64_t>> a = n.constantInts(3, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+    if (n.hasInput(4)) {
+      FailureOr<SmallVector<int64_t>> st = n.constantInts(4, "steps");
+      if (failed(st))
+        return failure();
+      steps = *st;
+    }
+  }
+  if (axes.empty())
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, starts.size()));
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return n.emitError() << "starts, ends, axes and steps must have one length",
+           failure();
+  SmallVector<int64_t> outStarts(rank, 0), outSizes(x.getShape()),
+      outSteps(rank, 1);
+  llvm::SmallBitVector seen(rank);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    FailureOr<int64_t> axis = n.normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    if (seen.test(*axis))
+      return n.emitError() << "axis " << *axis << " is sliced twice", failure();
+    seen.set(*axis);
+    int64_t dim = x.getDimSize(*axis), step = steps[i];
+    if (step == 0)
+      return n.emitError() << "steps must not be 0", failure();
+    int64_t start = starts[i], end = ends[i];
+    if (start < 0)
+      start = start < -dim ? -1 : start + dim;
+    if (end < 0)
+      end = end < -dim ? -1 : end + dim;
+    int64_t size;
+    if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+      size = end > start ? (end - start + step - 1) / step : 0;
+    } else {
+      start = std::clamp<int64_t>(start, -1, dim - 1);
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+      size = start > end ? (start - end - step - 1) / -step : 0;
+    }
+    outStarts[*axis] = size > 0 ? start : 0;
+    outSizes[*axis] = size;
+    outSteps[*axis] = step;
+  }
+  return setResult(n, n.create<SliceOp>(n.input(0),
+                                        n.b.getDenseI64ArrayAttr(outStarts),
+                                        n.b.getDenseI64ArrayAttr(outSizes),
+                                        n.b.getDenseI64ArrayAttr(outSteps)));
+}
+
+LogicalResult importGather(NodeImporter &n) {
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  return setResult(n, n.create<GatherOp>(n.input(0), n.input(1),
+                                         n.b.getI64IntegerAttr(*axis)));
+}
+
+LogicalResult importExpand(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = n.constantInts(1, "shape");
+  if (failed(shape))
+    return failure();
+  RankedTensorType x = n.inputType(0);
+  FailureOr<SmallVector<int64_t>> result = broadcastShapes(x.getShape(), *shape);
+  if (failed(result) || failed(checkedNumElements(*result)))
+    return n.emitError() << "cannot expand " << x << " to shape ["
+                         << llvm::make_range(shape->begin(), shape->end())
+                         << "]",
+           failure();
+  return setResult(n, n.create<ExpandOp>(x.clone(*result), n.input(0)));
+}
+
+LogicalResult importPad(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  SmallVector<int64_t> pads;
+  double value = 0;
+  if (n.sinceVersion < 11) {
+    pads = n.attrInts("pads");
+    value = n.attrFloat("value", 0);
+  } else {
+    FailureOr<SmallVector<int64_t>> p = n.constantInts(1, "pads");
+    if (failed(p))
+      return failure();
+    pads = *p;
+    if (n.hasInput(2)) {
+      FailureOr<double> v = n.constantScalar(2, "constant_value");
+      if (failed(v))
+        return failure();
+      value = *v;
+    }
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * x.getRank())
+    return n.emitError() << "pads needs " << 2 * x.getRank() << " entries, got "
+                         << pads.size(),
+           failure();
+  std::string mode = n.attrString("mode", "constant");
+  std::optional<PadMode> padMode = symbolizePadMode(mode);
+  if (!padMode)
+    return n.emitError() << "unknown pad mode '" << mode << "'", failure();
+  return setResult(n, n.create<PadOp>(n.input(0), n.b.getDenseI64ArrayAttr(pads),
+                                      PadModeAttr::get(n.ctx, *padMode),
+                                      n.b.getF64FloatAttr(value)));
+}
+
+} // namespace
+
+void mlir::int21::onnx_import::registerTensorOps(OpImportTable &t) {
+  t["Identity"] = {importIdentity};
+  t["Dropout"] = {importDropout};
+  t["Constant"] = {importConstant};
+  t["ConstantOfShape"] = {importConstantOfShape, 9};
+  t["Range"] = {importRange, 11};
+  t["Shape"] = {importShape};
+  t["Size"] = {importSize};
+  t["Transpose"] = {importTranspose};
+  t["Reshape"] = {importReshape, 5};
+  t["Flatten"] = {importFlatten};
+  t["Squeeze"] = {importSqueeze};
+  t["Unsqueeze"] = {importUnsqueeze};
+  t["Concat"] = {importConcat};
+  t["Split"] = {importSplit};
+  t["Slice"] = {importSlice};
+  t["Gather"] = {importGather};
+  t["Expand"] = {importExpand, 8};
+  t["Pad"] = {importPad};
+}

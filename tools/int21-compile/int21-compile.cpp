@@ -1,0 +1,173 @@
+//===- int21-compile.cpp - ONNX model -> int21 (and, later, engines) ------===//
+
+#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Import/OnnxImporter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+enum class EmitKind { Int21 };
+
+/// Renders a location as the model file and, where there is one, the node.
+void describeLocation(Location loc, llvm::raw_ostream &os) {
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    describeLocation(name.getChildLoc(), os);
+    os << "node '" << name.getName().getValue() << "': ";
+    return;
+  }
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    os << file.getFilename().getValue() << ": ";
+    return;
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    if (!fused.getLocations().empty())
+      describeLocation(fused.getLocations().front(), os);
+  }
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+
+  cl::OptionCategory category("int21-compile options");
+  cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
+                                 cl::Required, cl::cat(category));
+  cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+                                  cl::value_desc("file"), cl::init("-"),
+                                  cl::cat(category));
+  cl::opt<EmitKind> emit(
+      "emit", cl::desc("What to produce"), cl::init(EmitKind::Int21),
+      cl::values(clEnumValN(EmitKind::Int21, "int21",
+                            "the imported model in the int21 dialect")),
+      cl::cat(category));
+  cl::list<std::string> inputShapes(
+      "input-shape",
+      cl::desc("Static shape of a model input, e.g. input=1x3x224x224 "
+               "(repeatable)"),
+      cl::value_desc("NAME=DIMS"), cl::cat(category));
+  cl::opt<bool> splitInputFile(
+      "split-input-file",
+      cl::desc("Split an .onnxtext input at '# -----' lines and import each "
+               "model on its own (for tests)"),
+      cl::init(false), cl::cat(category));
+  cl::opt<bool> printWeights(
+      "print-weights",
+      cl::desc("Print the weight blobs in the output (elided by default)"),
+      cl::init(false), cl::cat(category));
+
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  cl::ParseCommandLineOptions(argc, argv,
+                              "int21-compile: compile an ONNX model\n");
+
+  MLIRContext context;
+  context.loadDialect<int21::Int21Dialect, func::FuncDialect>();
+  bool hadError = false;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return success();
+    hadError = true;
+    llvm::errs() << "int21-compile: error: ";
+    describeLocation(diag.getLocation(), llvm::errs());
+    // One line per problem: the diagnostic, without its notes.
+    std::string message = diag.str();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    llvm::errs() << message << "\n";
+    return success();
+  });
+
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTimer = timing.getRootScope();
+
+  int21::OnnxImportOptions options;
+  for (const std::string &spec : inputShapes) {
+    std::string error;
+    auto parsed = int21::parseInputShapeSpec(spec, error);
+    if (failed(parsed)) {
+      llvm::errs() << "int21-compile: error: --input-shape: " << error << "\n";
+      return 1;
+    }
+    options.inputShapes[parsed->first] = parsed->second;
+  }
+
+  auto input = llvm::MemoryBuffer::getFileOrSTDIN(
+      inputFile, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!input) {
+    llvm::errs() << "int21-compile: error: cannot read '" << inputFile
+                 << "': " << input.getError().message() << "\n";
+    return 1;
+  }
+  bool isText = StringRef(inputFile).ends_with(".onnxtext");
+  SmallVector<StringRef> chunks;
+  if (splitInputFile && isText) {
+    StringRef rest = (*input)->getBuffer();
+    size_t start = 0, pos = 0;
+    while (pos < rest.size()) {
+      size_t end = rest.find('\n', pos);
+      if (end == StringRef::npos)
+        end = rest.size();
+      if (rest.slice(pos, end).trim() == "# -----") {
+        chunks.push_back(rest.slice(start, pos));
+        start = end;
+      }
+      pos = end + 1;
+    }
+    chunks.push_back(rest.drop_front(std::min(start, rest.size())));
+  } else {
+    chunks.push_back((*input)->getBuffer());
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFile, &errorMessage);
+  if (!output) {
+    llvm::errs() << "int21-compile: error: " << errorMessage << "\n";
+    return 1;
+  }
+  OpPrintingFlags flags;
+  // Weight blobs keep their names but not their bytes: the module stays
+  // readable and parseable by int21-opt without printing the model's weights.
+  if (!printWeights)
+    flags.elideLargeResourceString(64);
+
+  bool failedAny = false;
+  for (auto [i, chunk] : llvm::enumerate(chunks)) {
+    if (i > 0)
+      output->os() << "// -----\n";
+    TimingScope importTimer = rootTimer.nest(StringRef("import"));
+    options.timing = &importTimer;
+    FailureOr<OwningOpRef<ModuleOp>> module = int21::importOnnxModel(
+        context, llvm::MemoryBufferRef(chunk, inputFile), inputFile, isText,
+        options);
+    importTimer.stop();
+    if (failed(module)) {
+      if (!hadError)
+        llvm::errs() << "int21-compile: error: " << inputFile
+                     << ": import failed\n";
+      failedAny = true;
+      continue;
+    }
+    TimingScope printTimer = rootTimer.nest(StringRef("print"));
+    (**module)->print(output->os(), flags);
+    output->os() << "\n";
+  }
+  output->keep();
+  return failedAny ? 1 : 0;
+}
+
