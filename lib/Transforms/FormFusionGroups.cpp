@@ -43,7 +43,8 @@ struct FormFusionGroupsPass
   /// Whether `op` may join `cluster` through its operand `operand`: the
   /// cluster produces `operand` for `op` alone, and every other operand of
   /// `op` is available before the cluster starts, so the group can be placed
-  /// where its first op was.
+  /// where its first op was. A value defined in another block dominates the
+  /// whole of this one.
   bool canJoin(Operation *op, Value operand, Cluster &cluster,
                const DenseMap<Operation *, Cluster *> &clusterOf) const {
     if (cluster.ops.size() >= maxGroupSize)
@@ -51,10 +52,11 @@ struct FormFusionGroupsPass
     if (!llvm::all_of(operand.getUsers(),
                       [&](Operation *user) { return user == op; }))
       return false;
+    Operation *first = cluster.ops.front();
     return llvm::all_of(op->getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();
-      return !def || clusterOf.lookup(def) == &cluster ||
-             def->isBeforeInBlock(cluster.ops.front());
+      return !def || def->getBlock() != first->getBlock() ||
+             clusterOf.lookup(def) == &cluster || def->isBeforeInBlock(first);
     });
   }
 

@@ -61,8 +61,9 @@ static int64_t linearize(ArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
 }
 
 /// Builds the result of an elementwise fold: a splat when every input is a
-/// splat, otherwise one value per result element.
-template <typename T, typename Fn>
+/// splat, otherwise one value per result element. Inputs are read as T,
+/// results built from R.
+template <typename T, typename R = T, typename Fn>
 static Attribute foldElementwise(ShapedType resultType,
                                  ArrayRef<DenseElementsAttr> inputs, Fn &&fn) {
   if (!resultType.hasStaticShape())
@@ -71,10 +72,12 @@ static Attribute foldElementwise(ShapedType resultType,
   int64_t count = allSplat ? 1 : resultType.getNumElements();
   if (count > kMaxFoldElements)
     return {};
+  // A splat may stand for far more elements than we fold: read its one value.
   SmallVector<SmallVector<T>> values;
   for (DenseElementsAttr input : inputs)
-    values.push_back(llvm::to_vector(input.getValues<T>()));
-  SmallVector<T> results;
+    values.push_back(input.isSplat() ? SmallVector<T>{input.getSplatValue<T>()}
+                                     : llvm::to_vector(input.getValues<T>()));
+  SmallVector<R> results;
   results.reserve(count);
   for (int64_t i = 0; i < count; ++i) {
     SmallVector<T> args;
@@ -84,7 +87,7 @@ static Attribute foldElementwise(ShapedType resultType,
                          ? vals.front()
                          : vals[broadcastSource(resultType.getShape(), shape, i)]);
     }
-    std::optional<T> r = fn(args);
+    std::optional<R> r = fn(args);
     if (!r)
       return {};
     results.push_back(*r);
@@ -252,18 +255,129 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (!input || !isa<IntegerType, FloatType>(from) ||
       !isa<IntegerType, FloatType>(to))
     return {};
+  SmallVector<Attribute> elements =
+      input.isSplat() ? SmallVector<Attribute>{input.getSplatValue<Attribute>()}
+                      : llvm::to_vector(input.getValues<Attribute>());
   SmallVector<Attribute> values;
-  for (Attribute v : input.isSplat()
-                         ? ArrayRef<Attribute>(input.getSplatValue<Attribute>())
-                         : llvm::to_vector(input.getValues<Attribute>())) {
+  for (Attribute v : elements) {
     std::optional<Attribute> converted = castElement(v, from, to);
     if (!converted)
       return {};
     values.push_back(*converted);
   }
-  if (input.isSplat())
-    return SplatElementsAttr::get(resultType, values.front());
+  // One value gives a splat of the result type.
   return DenseElementsAttr::get(resultType, values);
+}
+
+/// Folds a comparison of small constants; `holds` tells from the ordering
+/// of the operands (negative, zero, positive) whether the result is true.
+/// Unordered floats (NaN) compare false.
+static Attribute foldCompare(ShapedType resultType, Attribute lhs,
+                             Attribute rhs, function_ref<bool(int)> holds) {
+  DenseElementsAttr l = smallDense(lhs), r = smallDense(rhs);
+  if (!l || !r)
+    return {};
+  Type elementType = l.getElementType();
+  auto toBit = [](bool b) { return APInt(1, b ? 1 : 0); };
+  if (isa<FloatType>(elementType))
+    return foldElementwise<APFloat, APInt>(
+        resultType, {l, r}, [&](ArrayRef<APFloat> a) -> std::optional<APInt> {
+          APFloat::cmpResult c = a[0].compare(a[1]);
+          if (c == APFloat::cmpUnordered)
+            return toBit(false);
+          return toBit(holds(c == APFloat::cmpLessThan      ? -1
+                             : c == APFloat::cmpGreaterThan ? 1
+                                                            : 0));
+        });
+  if (isa<IntegerType>(elementType)) {
+    bool isUnsigned =
+        elementType.isUnsignedInteger() || elementType.isInteger(1);
+    return foldElementwise<APInt, APInt>(
+        resultType, {l, r}, [&](ArrayRef<APInt> a) -> std::optional<APInt> {
+          int order = isUnsigned ? (a[0].ult(a[1]) ? -1 : a[0] == a[1] ? 0 : 1)
+                                 : (a[0].slt(a[1]) ? -1 : a[0] == a[1] ? 0 : 1);
+          return toBit(holds(order));
+        });
+  }
+  return {};
+}
+
+OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
+  return foldCompare(getType(), adaptor.getLhs(), adaptor.getRhs(),
+                     [](int o) { return o == 0; });
+}
+OpFoldResult LessOp::fold(FoldAdaptor adaptor) {
+  return foldCompare(getType(), adaptor.getLhs(), adaptor.getRhs(),
+                     [](int o) { return o < 0; });
+}
+OpFoldResult LessEqualOp::fold(FoldAdaptor adaptor) {
+  return foldCompare(getType(), adaptor.getLhs(), adaptor.getRhs(),
+                     [](int o) { return o <= 0; });
+}
+OpFoldResult GreaterOp::fold(FoldAdaptor adaptor) {
+  return foldCompare(getType(), adaptor.getLhs(), adaptor.getRhs(),
+                     [](int o) { return o > 0; });
+}
+OpFoldResult GreaterEqualOp::fold(FoldAdaptor adaptor) {
+  return foldCompare(getType(), adaptor.getLhs(), adaptor.getRhs(),
+                     [](int o) { return o >= 0; });
+}
+
+/// Folds a logical op over small boolean constants.
+static Attribute foldLogical(ShapedType resultType, ArrayRef<Attribute> operands,
+                             function_ref<bool(ArrayRef<bool>)> fn) {
+  SmallVector<DenseElementsAttr> inputs;
+  for (Attribute a : operands) {
+    DenseElementsAttr dense = smallDense(a);
+    if (!dense)
+      return {};
+    inputs.push_back(dense);
+  }
+  return foldElementwise<APInt, APInt>(
+      resultType, inputs, [&](ArrayRef<APInt> a) -> std::optional<APInt> {
+        SmallVector<bool> bits;
+        for (const APInt &v : a)
+          bits.push_back(!v.isZero());
+        return APInt(1, fn(bits) ? 1 : 0);
+      });
+}
+
+OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  return foldLogical(getType(), adaptor.getOperands(),
+                     [](ArrayRef<bool> b) { return b[0] && b[1]; });
+}
+OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  return foldLogical(getType(), adaptor.getOperands(),
+                     [](ArrayRef<bool> b) { return b[0] || b[1]; });
+}
+OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  return foldLogical(getType(), adaptor.getOperands(),
+                     [](ArrayRef<bool> b) { return b[0] != b[1]; });
+}
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  return foldLogical(cast<ShapedType>(getType()), adaptor.getOperands(),
+                     [](ArrayRef<bool> b) { return !b[0]; });
+}
+
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  // A constant condition that picks one side everywhere.
+  if (auto cond = dyn_cast_if_present<SplatElementsAttr>(adaptor.getCondition())) {
+    Value chosen = cond.getSplatValue<bool>() ? getOnTrue() : getOnFalse();
+    if (chosen.getType() == getType())
+      return chosen;
+  }
+  SmallVector<DenseElementsAttr> inputs;
+  for (Attribute a : adaptor.getOperands()) {
+    DenseElementsAttr dense = smallDense(a);
+    if (!dense)
+      return {};
+    inputs.push_back(dense);
+  }
+  return foldElementwise<Attribute, Attribute>(
+      cast<ShapedType>(getType()), inputs,
+      [](ArrayRef<Attribute> a) -> std::optional<Attribute> {
+        return cast<IntegerAttr>(a[0]).getValue().isZero() ? a[2] : a[1];
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -403,6 +517,39 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
     for (auto [d, idx] : llvm::enumerate(index))
       idx = getStarts()[d] + idx * getSteps()[d];
     return linearize(index, inShape);
+  });
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr data = smallDense(adaptor.getData());
+  DenseElementsAttr indices = smallDense(adaptor.getIndices());
+  if (!data || !indices)
+    return {};
+  auto resultType = cast<ShapedType>(getType());
+  ArrayRef<int64_t> dataShape = data.getType().getShape();
+  ArrayRef<int64_t> indexShape = indices.getType().getShape();
+  int64_t axis = getAxis(), dim = dataShape[axis];
+  SmallVector<int64_t> indexValues;
+  for (const APInt &v : indices.isSplat()
+                            ? SmallVector<APInt>{indices.getSplatValue<APInt>()}
+                            : llvm::to_vector(indices.getValues<APInt>())) {
+    int64_t index = v.getSExtValue();
+    if (index < -dim || index >= dim)
+      return {}; // Out of bounds: leave the error to run time.
+    indexValues.push_back(index < 0 ? index + dim : index);
+  }
+  return gatherElements(data, resultType, [&](int64_t i) {
+    SmallVector<int64_t> out = delinearize(i, resultType.getShape());
+    // out = data prefix, index position, data suffix.
+    ArrayRef<int64_t> outRef(out);
+    int64_t rankI = indexShape.size();
+    int64_t position =
+        indices.isSplat() ? 0
+                          : linearize(outRef.slice(axis, rankI), indexShape);
+    SmallVector<int64_t> in(outRef.take_front(axis));
+    in.push_back(indexValues[position]);
+    llvm::append_range(in, outRef.drop_front(axis + rankI));
+    return linearize(in, dataShape);
   });
 }
 

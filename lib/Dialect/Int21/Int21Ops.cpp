@@ -125,15 +125,6 @@ LogicalResult ConstantOp::verify() {
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-LogicalResult ClipOp::verify() {
-  if (getMinAttr() && getMaxAttr() &&
-      getMinAttr().getValueAsDouble() > getMaxAttr().getValueAsDouble())
-    return emitOpError() << "expects min <= max, got "
-                         << getMinAttr().getValueAsDouble() << " and "
-                         << getMaxAttr().getValueAsDouble();
-  return success();
-}
-
 void CastOp::build(OpBuilder &builder, OperationState &state, Value input,
                    Type elementType) {
   auto type = cast<RankedTensorType>(input.getType());

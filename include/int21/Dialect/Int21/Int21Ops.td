@@ -70,7 +70,9 @@ def Int21_RoundOp : Int21_UnaryOp<"round", Int21_FloatTensor,
 def Int21_SoftplusOp : Int21_UnaryOp<"softplus", Int21_FloatTensor, "log(1 + e^x)">;
 def Int21_HardSwishOp : Int21_UnaryOp<"hard_swish", Int21_FloatTensor,
                                       "x * max(0, min(1, x / 6 + 1 / 2))">;
-def Int21_NotOp : Int21_UnaryOp<"not", Int21_BoolTensor, "the logical negation">;
+def Int21_NotOp : Int21_UnaryOp<"not", Int21_BoolTensor, "the logical negation"> {
+  let hasFolder = 1;
+}
 
 def Int21_LeakyReluOp : Int21_UnaryOp<"leaky_relu", Int21_FloatTensor,
                                       "x if x >= 0 else alpha * x"> {
@@ -85,10 +87,9 @@ def Int21_HardSigmoidOp : Int21_UnaryOp<"hard_sigmoid", Int21_FloatTensor,
   let arguments = (ins Int21_FloatTensor:$input, F32Attr:$alpha, F32Attr:$beta);
 }
 def Int21_ClipOp : Int21_UnaryOp<"clip", Int21_NumericTensor,
-                                 "min(max(x, min), max), with either bound optional"> {
+    "min(max(x, min), max), with either bound optional (all max when min > max)"> {
   let arguments = (ins Int21_NumericTensor:$input, OptionalAttr<F64Attr>:$min,
                        OptionalAttr<F64Attr>:$max);
-  let hasVerifier = 1;
 }
 
 def Int21_CastOp : Int21_Op<"cast", [Pure, Int21_ElementwiseBroadcastable]> {
@@ -149,6 +150,7 @@ class Int21_CompareOp<string mnemonic, string doc>
       # "operands are broadcast to a common shape with ONNX (numpy) rules.";
   let arguments = (ins Int21_Tensor:$lhs, Int21_Tensor:$rhs);
   let results = (outs Int21_BoolTensor:$result);
+  let hasFolder = 1;
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
@@ -167,14 +169,16 @@ def Int21_MulOp : Int21_BinaryOp<"mul", Int21_NumericTensor, "multiplication", [
 def Int21_DivOp : Int21_BinaryOp<"div", Int21_NumericTensor,
                                  "division (integer division truncates toward zero)">;
 }
-def Int21_PowOp : Int21_BinaryOp<"pow", Int21_FloatTensor, "lhs raised to the power rhs">;
+def Int21_PowOp : Int21_BinaryOp<"pow", Int21_NumericTensor, "lhs raised to the power rhs">;
 def Int21_MaxOp : Int21_BinaryOp<"max", Int21_NumericTensor, "maximum", [Commutative]>;
 def Int21_MinOp : Int21_BinaryOp<"min", Int21_NumericTensor, "minimum", [Commutative]>;
 def Int21_ModOp : Int21_BinaryOp<"mod", Int21_NumericTensor,
     "remainder (sign of the divisor for integers, as C fmod for floats)">;
+let hasFolder = 1 in {
 def Int21_AndOp : Int21_BinaryOp<"and", Int21_BoolTensor, "logical and", [Commutative]>;
 def Int21_OrOp : Int21_BinaryOp<"or", Int21_BoolTensor, "logical or", [Commutative]>;
 def Int21_XorOp : Int21_BinaryOp<"xor", Int21_BoolTensor, "logical xor", [Commutative]>;
+}
 
 def Int21_EqualOp : Int21_CompareOp<"equal", "equality">;
 def Int21_LessOp : Int21_CompareOp<"less", "less-than">;
@@ -192,6 +196,7 @@ def Int21_WhereOp : Int21_BroadcastOp<"where",
   let arguments = (ins Int21_BoolTensor:$condition, Int21_Tensor:$on_true,
                        Int21_Tensor:$on_false);
   let results = (outs Int21_Tensor:$result);
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -446,6 +451,7 @@ def Int21_GatherOp : Int21_Op<"gather",
                        I64Attr:$axis);
   let results = (outs Int21_Tensor:$output);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Int21_PadOp : Int21_Op<"pad",
