@@ -22,7 +22,7 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
-#include <deque>
+#include <queue>
 #include <exception>
 
 using namespace mlir;
@@ -66,9 +66,10 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
   auto init = initializers.find(name);
   if (init == initializers.end())
     return emitError(loc) << "no value named '" << name << "'", failure();
+  // Initializers are located by name; errors name them in their text.
   Location initLoc = NameLoc::get(StringAttr::get(ctx, name), modelLoc);
   FailureOr<ElementsAttr> attr = convertTensor(
-      *init->second, baseDir, ctx, [&] { return emitError(initLoc); }, owner);
+      *init->second, baseDir, ctx, [&] { return emitError(modelLoc); }, owner);
   if (failed(attr))
     return failure();
   Value value = ConstantOp::create(constantBuilder, initLoc, *attr);
@@ -234,18 +235,20 @@ LogicalResult ModelImporter::sortAndCheckGraph() {
     if (!producer.count(output.name()))
       return error() << "graph output '" << output.name()
                      << "' is not defined by any node, input or initializer";
-  std::deque<int> ready;
+  // Kahn's algorithm taking the earliest ready node first: a graph that is
+  // already sorted keeps its order (and its nodes their OpType#index names).
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
   for (int i = 0; i < numNodes; ++i)
     if (pending[i] == 0)
-      ready.push_back(i);
+      ready.push(i);
   std::vector<int> order;
   while (!ready.empty()) {
-    int i = ready.front();
-    ready.pop_front();
+    int i = ready.top();
+    ready.pop();
     order.push_back(i);
     for (int c : consumers[i])
       if (--pending[c] == 0)
-        ready.push_back(c);
+        ready.push(c);
   }
   if (static_cast<int>(order.size()) != numNodes) {
     for (int i = 0; i < numNodes; ++i)
@@ -492,6 +495,11 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   func::ReturnOp::create(builder, modelLoc, results);
   for (auto [i, output] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "onnx.name", builder.getStringAttr(output.name()));
+
+  // Constants that only fed attributes (shapes, axes, bounds) are dead now.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (isa<ConstantOp>(op) && op.use_empty())
+      op.erase();
 
   if (failed(mlir::verify(*module)))
     return failure();

@@ -44,7 +44,12 @@ int main(int argc, char **argv) {
 
   cl::OptionCategory category("int21-compile options");
   cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
-                                 cl::Required, cl::cat(category));
+                                 cl::cat(category));
+  cl::opt<bool> listOps(
+      "list-supported-ops",
+      cl::desc("List the ONNX operators int21 imports, with the first opset "
+               "handled, and exit"),
+      cl::init(false), cl::cat(category));
   cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
                                   cl::value_desc("file"), cl::init("-"),
                                   cl::cat(category));
@@ -74,6 +79,16 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
   cl::ParseCommandLineOptions(argc, argv,
                               "int21-compile: compile an ONNX model\n");
+
+  if (listOps) {
+    for (const auto &[op, opset] : int21::supportedOnnxOps())
+      llvm::outs() << op << " " << opset << "\n";
+    return 0;
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "int21-compile: error: no input model given (see --help)\n";
+    return 1;
+  }
 
   MLIRContext context;
   context.loadDialect<int21::Int21Dialect, func::FuncDialect>();

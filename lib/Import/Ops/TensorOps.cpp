@@ -48,8 +48,11 @@ LogicalResult importDropout(NodeImporter &n) {
              failure();
   }
   n.setOutput(0, n.input(0));
+  // The mask is all ones: bool from Dropout-10, the input's type before.
+  RankedTensorType x = n.inputType(0);
+  Type maskType = n.sinceVersion < 10 ? x.getElementType() : n.b.getI1Type();
   if (n.outputUsed(1))
-    n.setOutput(1, n.splat(n.b.getI1Type(), 1, n.inputType(0).getShape()));
+    n.setOutput(1, n.splat(maskType, 1, x.getShape()));
   return success();
 }
 
@@ -210,13 +213,17 @@ LogicalResult importReshape(NodeImporter &n) {
 
 LogicalResult importFlatten(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
-  FailureOr<int64_t> axis =
-      n.normalizeAxis(n.attrInt("axis", 1), x.getRank() + 1);
-  if (failed(axis))
-    return failure();
+  // Flatten's axis lies in [-rank, rank]: rank itself flattens to [N, 1].
+  int64_t axis = n.attrInt("axis", 1);
+  if (axis < -x.getRank() || axis > x.getRank())
+    return n.emitError() << "axis " << axis << " is out of range for rank "
+                         << x.getRank(),
+           failure();
+  if (axis < 0)
+    axis += x.getRank();
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < x.getRank(); ++d)
-    (d < *axis ? outer : inner) *= x.getDimSize(d);
+    (d < axis ? outer : inner) *= x.getDimSize(d);
   return setResult(n, n.reshape(n.input(0), {outer, inner}));
 }
 
@@ -407,7 +414,8 @@ LogicalResult importSlice(NodeImporter &n) {
       end = std::clamp<int64_t>(end, 0, dim);
       size = end > start ? (end - start + step - 1) / step : 0;
     } else {
-      start = std::clamp<int64_t>(start, -1, dim - 1);
+      // Backwards, the start is clamped to [0, dim - 1] (ONNX Slice-13).
+      start = std::clamp<int64_t>(start, 0, dim - 1);
       end = std::clamp<int64_t>(end, -1, dim - 1);
       size = start > end ? (start - end - step - 1) / -step : 0;
     }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs int21-compile on every case of the bad-input corpus and checks that
+# each one fails the way a user should see it fail: exit code 1, exactly one
+# line on stderr, which names the problem (the case's "# expect:" text).
+# Usage: check-bad-inputs.sh INT21_COMPILE CASE_DIR SCRATCH_DIR [SHARED_MODELS]
+set -u
+tool=$1 cases=$2 scratch=$3 models=${4:-}
+mkdir -p "$scratch"
+passed=0 failed=0
+
+# check NAME EXPECTED ARGS...: runs the tool and judges the result.
+check() {
+  local name=$1 expect=$2
+  shift 2
+  local err="$scratch/$name.stderr"
+  "$tool" "$@" -o /dev/null 2>"$err" >/dev/null
+  local rc=$?
+  local lines
+  lines=$(grep -c . "$err")
+  if [ "$rc" -ne 1 ]; then
+    echo "FAIL $name: exit code $rc, expected 1"; sed 's/^/  | /' "$err"
+    failed=$((failed + 1))
+  elif [ "$lines" -ne 1 ]; then
+    echo "FAIL $name: $lines lines on stderr, expected 1"; sed 's/^/  | /' "$err"
+    failed=$((failed + 1))
+  elif ! grep -qF -- "$expect" "$err"; then
+    echo "FAIL $name: expected '$expect'"; sed 's/^/  | /' "$err"
+    failed=$((failed + 1))
+  else
+    echo "PASS $name: $(cat "$err")"
+    passed=$((passed + 1))
+  fi
+}
+
+for file in "$cases"/*.onnxtext; do
+  name=$(basename "$file" .onnxtext)
+  expect=$(sed -n 's/^# expect: //p' "$file")
+  args=$(sed -n 's/^# args: //p' "$file")
+  # shellcheck disable=SC2086
+  check "$name" "$expect" "$file" $args
+done
+
+# Binary cases, made here so that the corpus needs no binary files.
+printf 'this is not an ONNX model\n' > "$scratch/not-a-model.onnx"
+check not-a-model "not an ONNX model, or a truncated one" "$scratch/not-a-model.onnx"
+: > "$scratch/empty.onnx"
+check empty "not an ONNX model: it has no graph" "$scratch/empty.onnx"
+check missing-file "cannot read" "$scratch/does-not-exist.onnx"
+if [ -n "$models" ] && [ -f "$models/mlp.onnx" ]; then
+  head -c 100000 "$models/mlp.onnx" > "$scratch/truncated.onnx"
+  check truncated "not an ONNX model, or a truncated one" "$scratch/truncated.onnx"
+  # A valid model given an input shape of the wrong rank.
+  check mlp-wrong-input-rank "gives input 'input' 3 dimensions, but the model declares 2" \
+    "$models/mlp.onnx" --input-shape input=64x784x1
+fi
+
+echo "bad inputs: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
