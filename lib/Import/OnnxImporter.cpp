@@ -410,6 +410,25 @@ ModelImporter::valueType(const onnx::ValueInfoProto &value, StringRef what) {
   return RankedTensorType::get(shape, elementType);
 }
 
+/// Checks that no input the operator requires is given as the empty name
+/// (which ONNX reserves for absent optional inputs).
+static LogicalResult checkInputsPresent(const onnx::NodeProto &node,
+                                        const onnx::OpSchema &schema,
+                                        Location loc) {
+  const auto &formals = schema.inputs();
+  for (int i = 0; i < node.input_size(); ++i) {
+    if (!node.input(i).empty() || formals.empty())
+      continue;
+    const auto &formal = formals[std::min<size_t>(i, formals.size() - 1)];
+    if (formal.GetOption() != onnx::OpSchema::Optional)
+      return emitError(loc) << node.op_type() << ": input " << i << " ('"
+                            << formal.GetName()
+                            << "') is required but given as empty",
+             failure();
+  }
+  return success();
+}
+
 FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   const onnx::GraphProto &graph = model.graph();
   llvm::StringSet<> initializerNames;
@@ -452,6 +471,8 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
         onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
     int since = schema ? schema->SinceVersion() : static_cast<int>(opset);
     NodeImporter importer(graphImporter, node, opset, since, builder, loc);
+    if (schema && failed(checkInputsPresent(node, *schema, loc)))
+      return failure();
     // Inputs are materialised first so that a bad one is reported as such.
     for (unsigned i = 0; i < importer.numInputs(); ++i)
       if (importer.hasInput(i) &&

@@ -21,15 +21,24 @@ namespace cl = llvm::cl;
 namespace {
 enum class EmitKind { Int21 };
 
+/// `text` with control characters (from corrupt names) made visible, so that
+/// every diagnostic stays on one line.
+std::string oneLine(StringRef text) {
+  std::string out;
+  for (char c : text)
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  return out;
+}
+
 /// Renders a location as the model file and, where there is one, the node.
 void describeLocation(Location loc, llvm::raw_ostream &os) {
   if (auto name = dyn_cast<NameLoc>(loc)) {
     describeLocation(name.getChildLoc(), os);
-    os << "node '" << name.getName().getValue() << "': ";
+    os << "node '" << oneLine(name.getName().getValue()) << "': ";
     return;
   }
   if (auto file = dyn_cast<FileLineColLoc>(loc)) {
-    os << file.getFilename().getValue() << ": ";
+    os << oneLine(file.getFilename().getValue()) << ": ";
     return;
   }
   if (auto fused = dyn_cast<FusedLoc>(loc)) {
@@ -100,9 +109,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "int21-compile: error: ";
     describeLocation(diag.getLocation(), llvm::errs());
     // One line per problem: the diagnostic, without its notes.
-    std::string message = diag.str();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    llvm::errs() << message << "\n";
+    llvm::errs() << oneLine(diag.str()) << "\n";
     return success();
   });
 

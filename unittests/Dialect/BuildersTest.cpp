@@ -123,6 +123,41 @@ TEST_F(Int21BuildersTest, BadShapesAreDiagnosedNotAsserted) {
   EXPECT_NE(message.find("agree on K, got 3 and 4"), std::string::npos) << message;
 }
 
+// Type inference runs inside builders, before any verifier: operands the
+// op constraints would reject (unranked, none at all) fail cleanly there.
+TEST_F(Int21BuildersTest, InferenceRejectsWhatVerifiersWouldCatchLater) {
+  auto unranked = UnrankedTensorType::get(builder.getF32Type());
+  func::FuncOp func = startFunc({unranked, f32({2, 3})});
+  std::vector<std::string> messages;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    messages.push_back(diag.str());
+    return success();
+  });
+  SmallVector<Type> inferred;
+  ValueRange operands = func.getArguments();
+  OperationState add(loc, AddOp::getOperationName());
+  add.addOperands(operands);
+  EXPECT_TRUE(failed(AddOp::inferReturnTypes(
+      &context, loc, add.operands, add.attributes.getDictionary(&context),
+      add.getRawProperties(), add.regions, inferred)));
+  OperationState matmul(loc, MatMulOp::getOperationName());
+  matmul.addOperands(operands);
+  EXPECT_TRUE(failed(MatMulOp::inferReturnTypes(
+      &context, loc, matmul.operands, matmul.attributes.getDictionary(&context),
+      matmul.getRawProperties(), matmul.regions, inferred)));
+  OperationState concat(loc, ConcatOp::getOperationName());
+  concat.getOrAddProperties<ConcatOp::Properties>().axis =
+      builder.getI64IntegerAttr(0);
+  EXPECT_TRUE(failed(ConcatOp::inferReturnTypes(
+      &context, loc, ValueRange(), concat.attributes.getDictionary(&context),
+      concat.getRawProperties(), concat.regions, inferred)));
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_EQ(messages[0], "'int21.add' op expects ranked tensor operands");
+  EXPECT_EQ(messages[1], "'int21.matmul' op expects ranked operands");
+  EXPECT_EQ(messages[2], "'int21.concat' op expects at least one input");
+  EXPECT_TRUE(inferred.empty());
+}
+
 TEST_F(Int21BuildersTest, ScheduleAttrRejectsBadKnobs) {
   std::string message;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
