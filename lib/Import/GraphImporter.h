@@ -16,7 +16,7 @@ public:
   /// blobs share its data.
   GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
                 StringRef baseDir, Location modelLoc,
-                std::shared_ptr<const void> owner);
+                std::shared_ptr<const void> owner, bool weightData);
 
   /// The value called `name`, or failure (with a diagnostic at `loc`).
   FailureOr<Value> lookup(StringRef name, Location loc);
@@ -40,6 +40,7 @@ public:
   std::string baseDir;
   Location modelLoc;
   std::shared_ptr<const void> owner;
+  bool weightData;
 
 private:
   llvm::StringMap<Value> values;

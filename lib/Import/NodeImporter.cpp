@@ -3,6 +3,7 @@
 #include "NodeImporter.h"
 #include "GraphImporter.h"
 
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
@@ -148,7 +149,8 @@ const onnx::TensorProto *NodeImporter::attrTensor(StringRef name) const {
 FailureOr<ElementsAttr>
 NodeImporter::tensorValue(const onnx::TensorProto &tensor) {
   return convertTensor(tensor, graph.baseDir, ctx,
-                       [&] { return emitError(); }, graph.owner);
+                       [&] { return emitError(); }, graph.owner,
+                       graph.weightData);
 }
 
 //===----------------------------------------------------------------------===//
@@ -360,7 +362,7 @@ readExternalData(const onnx::TensorProto &tensor, StringRef baseDir,
 FailureOr<ElementsAttr> mlir::int21::onnx_import::convertTensor(
     const onnx::TensorProto &tensor, StringRef baseDir, MLIRContext *ctx,
     llvm::function_ref<InFlightDiagnostic()> emitError,
-    std::shared_ptr<const void> owner) {
+    std::shared_ptr<const void> owner, bool withData) {
   Type elementType = convertElementType(tensor.data_type(), ctx);
   if (!elementType)
     return emitError() << "tensor '" << tensor.name() << "' has element type "
@@ -429,6 +431,11 @@ FailureOr<ElementsAttr> mlir::int21::onnx_import::convertTensor(
   for (char &c : blobName)
     if (!llvm::isAlnum(c) && c != '_' && c != '.')
       c = '_';
+  if (!withData) {
+    auto &manager = DenseResourceElementsHandle::getManagerInterface(ctx);
+    return ElementsAttr(
+        DenseResourceElementsAttr::get(type, manager.insert(blobName)));
+  }
   // Raw data owned by a model that outlives the blob is shared, not copied:
   // weights are the bulk of a model.
   size_t align = std::max<size_t>(width, 1);

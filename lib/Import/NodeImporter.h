@@ -130,12 +130,14 @@ std::string onnxTypeName(int32_t dataType);
 
 /// Converts tensor data to an attribute: dense for tiny tensors and booleans,
 /// a `dense_resource` blob otherwise. `baseDir` locates external data. When
-/// `owner` keeps `tensor` alive, large raw data is shared, not copied.
+/// `owner` keeps `tensor` alive, large raw data is shared, not copied. When
+/// `withData` is false, a large tensor's blob has a name but no bytes.
 FailureOr<ElementsAttr>
 convertTensor(const onnx::TensorProto &tensor, StringRef baseDir,
               MLIRContext *ctx,
               llvm::function_ref<InFlightDiagnostic()> emitError,
-              std::shared_ptr<const void> owner = nullptr);
+              std::shared_ptr<const void> owner = nullptr,
+              bool withData = true);
 
 /// Dense elements of a constant attribute, reading blobs when needed.
 DenseElementsAttr toDense(ElementsAttr attr);

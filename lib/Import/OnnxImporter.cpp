@@ -38,9 +38,10 @@ static constexpr int64_t kMaxOpset = 17;
 
 GraphImporter::GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
                              StringRef baseDir, Location modelLoc,
-                             std::shared_ptr<const void> owner)
+                             std::shared_ptr<const void> owner,
+                             bool weightData)
     : ctx(ctx), graph(graph), baseDir(baseDir.str()), modelLoc(modelLoc),
-      owner(std::move(owner)), constantBuilder(ctx) {
+      owner(std::move(owner)), weightData(weightData), constantBuilder(ctx) {
   for (const onnx::TensorProto &init : graph.initializer())
     initializers[init.name()] = &init;
   for (const onnx::NodeProto &node : graph.node())
@@ -69,7 +70,8 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
   // Initializers are located by name; errors name them in their text.
   Location initLoc = NameLoc::get(StringAttr::get(ctx, name), modelLoc);
   FailureOr<ElementsAttr> attr = convertTensor(
-      *init->second, baseDir, ctx, [&] { return emitError(modelLoc); }, owner);
+      *init->second, baseDir, ctx, [&] { return emitError(modelLoc); }, owner,
+      weightData);
   if (failed(attr))
     return failure();
   Value value = ConstantOp::create(constantBuilder, initLoc, *attr);
@@ -458,7 +460,8 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
     func.setArgAttr(i, "onnx.name", builder.getStringAttr(input->name()));
 
   std::string baseDir = llvm::sys::path::parent_path(path).str();
-  GraphImporter graphImporter(&ctx, graph, baseDir, modelLoc, owner);
+  GraphImporter graphImporter(&ctx, graph, baseDir, modelLoc, owner,
+                              options.weightData);
   graphImporter.setConstantInsertionPoint(body);
   for (auto [i, input] : llvm::enumerate(args))
     graphImporter.define(input->name(), body->getArgument(i));

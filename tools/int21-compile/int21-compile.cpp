@@ -79,7 +79,8 @@ int main(int argc, char **argv) {
       cl::init(false), cl::cat(category));
   cl::opt<bool> printWeights(
       "print-weights",
-      cl::desc("Print the weight blobs in the output (elided by default)"),
+      cl::desc("Print the weights' bytes in the output (by default weights "
+               "are dense_resource handles with a name and no data)"),
       cl::init(false), cl::cat(category));
 
   registerAsmPrinterCLOptions();
@@ -118,6 +119,8 @@ int main(int argc, char **argv) {
   TimingScope rootTimer = timing.getRootScope();
 
   int21::OnnxImportOptions options;
+  // Printing the int21 module needs the weights' names, not their bytes.
+  options.weightData = printWeights;
   for (const std::string &spec : inputShapes) {
     std::string error;
     auto parsed = int21::parseInputShapeSpec(spec, error);
@@ -163,10 +166,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   OpPrintingFlags flags;
-  // Weight blobs keep their names but not their bytes: the module stays
-  // readable and parseable by int21-opt without printing the model's weights.
-  if (!printWeights)
-    flags.elideLargeResourceString(64);
 
   bool failedAny = false;
   for (auto [i, chunk] : llvm::enumerate(chunks)) {

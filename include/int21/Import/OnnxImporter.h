@@ -20,6 +20,10 @@ struct OnnxImportOptions {
   llvm::StringMap<SmallVector<int64_t>> inputShapes;
   /// The name of the function the graph becomes.
   std::string funcName = "main";
+  /// Whether weight blobs carry their data. Without it, large tensors are
+  /// `dense_resource` handles with a name and no bytes: enough to print or
+  /// analyse the model's structure, not to run it.
+  bool weightData = true;
   /// Where to time the phases of the import (parse, checks, build), if set.
   TimingScope *timing = nullptr;
 };
