@@ -23,9 +23,7 @@ public:
   void define(StringRef name, Value value) { values[name] = value; }
   /// How many nodes and graph outputs read `name`.
   unsigned useCount(StringRef name) const { return uses.lookup(name); }
-  bool isInitializer(StringRef name) const {
-    return initializers.count(name);
-  }
+  bool isInitializer(StringRef name) const { return initializers.count(name); }
 
   /// Sets where initializer constants go: the start of the function body.
   void setConstantInsertionPoint(Block *body) {

@@ -60,7 +60,7 @@ DenseElementsAttr mlir::int21::onnx_import::toDense(ElementsAttr attr) {
 }
 
 FailureOr<DenseElementsAttr> NodeImporter::constantInput(unsigned i,
-                                                        StringRef what) {
+                                                         StringRef what) {
   Value v = input(i);
   if (!v)
     return emitError() << "missing input '" << what << "'", failure();
@@ -75,7 +75,7 @@ FailureOr<DenseElementsAttr> NodeImporter::constantInput(unsigned i,
 }
 
 FailureOr<SmallVector<int64_t>> NodeImporter::constantInts(unsigned i,
-                                                          StringRef what) {
+                                                           StringRef what) {
   FailureOr<DenseElementsAttr> attr = constantInput(i, what);
   if (failed(attr))
     return failure();
@@ -93,8 +93,7 @@ FailureOr<double> NodeImporter::constantScalar(unsigned i, StringRef what) {
   if (failed(attr))
     return failure();
   if (attr->getNumElements() != 1)
-    return emitError() << "input '" << what << "' must be a scalar",
-           failure();
+    return emitError() << "input '" << what << "' must be a scalar", failure();
   Type type = attr->getElementType();
   if (isa<FloatType>(type))
     return (*attr->getValues<APFloat>().begin()).convertToDouble();
@@ -133,8 +132,8 @@ std::string NodeImporter::attrString(StringRef name,
   return attr ? attr->s() : defaultValue.str();
 }
 
-SmallVector<int64_t> NodeImporter::attrInts(StringRef name,
-                                            ArrayRef<int64_t> defaultValue) const {
+SmallVector<int64_t>
+NodeImporter::attrInts(StringRef name, ArrayRef<int64_t> defaultValue) const {
   const onnx::AttributeProto *attr = findAttr(name);
   if (!attr)
     return SmallVector<int64_t>(defaultValue);
@@ -148,9 +147,9 @@ const onnx::TensorProto *NodeImporter::attrTensor(StringRef name) const {
 
 FailureOr<ElementsAttr>
 NodeImporter::tensorValue(const onnx::TensorProto &tensor) {
-  return convertTensor(tensor, graph.baseDir, ctx,
-                       [&] { return emitError(); }, graph.owner,
-                       graph.weightData);
+  return convertTensor(
+      tensor, graph.baseDir, ctx, [&] { return emitError(); }, graph.owner,
+      graph.weightData);
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,10 +191,9 @@ FailureOr<int64_t> NodeImporter::normalizeAxis(int64_t axis, int64_t rank,
 FailureOr<Value> NodeImporter::finish(Operation *op) {
   if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
     SmallVector<Type> types;
-    if (failed(infer.inferReturnTypes(ctx, loc, op->getOperands(),
-                                      op->getRawDictionaryAttrs(),
-                                      op->getPropertiesStorage(),
-                                      op->getRegions(), types))) {
+    if (failed(infer.inferReturnTypes(
+            ctx, loc, op->getOperands(), op->getRawDictionaryAttrs(),
+            op->getPropertiesStorage(), op->getRegions(), types))) {
       op->erase();
       return failure();
     }
@@ -375,9 +373,8 @@ FailureOr<ElementsAttr> mlir::int21::onnx_import::convertTensor(
     return emitError() << "tensor '" << tensor.name()
                        << "' has an invalid or absurd shape",
            failure();
-  size_t width = elementType.isInteger(1)
-                     ? 1
-                     : elementType.getIntOrFloatBitWidth() / 8;
+  size_t width =
+      elementType.isInteger(1) ? 1 : elementType.getIntOrFloatBitWidth() / 8;
   size_t expected = static_cast<size_t>(*numElements) * width;
   std::vector<char> storage;
   ArrayRef<char> bytes;
@@ -444,9 +441,9 @@ FailureOr<ElementsAttr> mlir::int21::onnx_import::convertTensor(
                    llvm::isAddrAligned(llvm::Align(align), bytes.data());
   AsmResourceBlob blob =
       shareable
-          ? AsmResourceBlob(bytes, align,
-                            [owner](void *, size_t, size_t) { (void)owner; },
-                            /*dataIsMutable=*/false)
+          ? AsmResourceBlob(
+                bytes, align, [owner](void *, size_t, size_t) { (void)owner; },
+                /*dataIsMutable=*/false)
           : HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes,
                                                           alignof(int64_t));
   return ElementsAttr(

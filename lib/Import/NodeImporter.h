@@ -28,9 +28,8 @@ class GraphImporter;
 
 class NodeImporter {
 public:
-  NodeImporter(GraphImporter &graph, const onnx::NodeProto &node,
-               int64_t opset, int sinceVersion, OpBuilder &builder,
-               Location loc);
+  NodeImporter(GraphImporter &graph, const onnx::NodeProto &node, int64_t opset,
+               int sinceVersion, OpBuilder &builder, Location loc);
 
   const onnx::NodeProto &node;
   /// The model's opset for the default domain.
@@ -72,6 +71,14 @@ public:
   /// Whether output `i` exists and something in the graph reads it.
   bool outputUsed(unsigned i) const;
   void setOutput(unsigned i, Value value);
+  /// Sets output 0 to `value` when building it succeeded; for handlers that
+  /// end in `return n.setResult(n.create<...>(...))`.
+  LogicalResult setResult(FailureOr<Value> value) {
+    if (failed(value))
+      return failure();
+    setOutput(0, *value);
+    return success();
+  }
   /// Fails with a clear message when an output the handler cannot produce is
   /// used (e.g. MaxPool's Indices).
   LogicalResult onlyFirstOutputs(unsigned count, StringRef why);
@@ -132,12 +139,10 @@ std::string onnxTypeName(int32_t dataType);
 /// a `dense_resource` blob otherwise. `baseDir` locates external data. When
 /// `owner` keeps `tensor` alive, large raw data is shared, not copied. When
 /// `withData` is false, a large tensor's blob has a name but no bytes.
-FailureOr<ElementsAttr>
-convertTensor(const onnx::TensorProto &tensor, StringRef baseDir,
-              MLIRContext *ctx,
-              llvm::function_ref<InFlightDiagnostic()> emitError,
-              std::shared_ptr<const void> owner = nullptr,
-              bool withData = true);
+FailureOr<ElementsAttr> convertTensor(
+    const onnx::TensorProto &tensor, StringRef baseDir, MLIRContext *ctx,
+    llvm::function_ref<InFlightDiagnostic()> emitError,
+    std::shared_ptr<const void> owner = nullptr, bool withData = true);
 
 /// Dense elements of a constant attribute, reading blobs when needed.
 DenseElementsAttr toDense(ElementsAttr attr);

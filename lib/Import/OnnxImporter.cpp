@@ -22,8 +22,8 @@
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
-#include <queue>
 #include <exception>
+#include <queue>
 
 using namespace mlir;
 using namespace mlir::int21;
@@ -38,8 +38,7 @@ static constexpr int64_t kMaxOpset = 17;
 
 GraphImporter::GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
                              StringRef baseDir, Location modelLoc,
-                             std::shared_ptr<const void> owner,
-                             bool weightData)
+                             std::shared_ptr<const void> owner, bool weightData)
     : ctx(ctx), graph(graph), baseDir(baseDir.str()), modelLoc(modelLoc),
       owner(std::move(owner)), weightData(weightData), constantBuilder(ctx) {
   for (const onnx::TensorProto &init : graph.initializer())
@@ -112,7 +111,8 @@ FailureOr<std::pair<std::string, SmallVector<int64_t>>>
 mlir::int21::parseInputShapeSpec(StringRef spec, std::string &error) {
   auto [name, dims] = spec.rsplit('=');
   if (name.empty() || !spec.contains('=')) {
-    error = "expected NAME=DIMS (e.g. input=1x3x224x224), got '" + spec.str() + "'";
+    error =
+        "expected NAME=DIMS (e.g. input=1x3x224x224), got '" + spec.str() + "'";
     return failure();
   }
   SmallVector<int64_t> shape;
@@ -150,8 +150,7 @@ public:
   ModelImporter(MLIRContext &ctx, std::shared_ptr<onnx::ModelProto> owner,
                 StringRef path, const OnnxImportOptions &options)
       : ctx(ctx), owner(owner), model(*owner), path(path.str()),
-        options(options),
-        modelLoc(FileLineColLoc::get(&ctx, path, 0, 0)) {}
+        options(options), modelLoc(FileLineColLoc::get(&ctx, path, 0, 0)) {}
 
   FailureOr<OwningOpRef<ModuleOp>> run();
 
@@ -204,7 +203,9 @@ LogicalResult ModelImporter::sortAndCheckGraph() {
   int numNodes = graph.node_size();
   auto nodeName = [&](int i) {
     const onnx::NodeProto &n = graph.node(i);
-    return "'" + (n.name().empty() ? n.op_type() + "#" + std::to_string(i) : n.name()) +
+    return "'" +
+           (n.name().empty() ? n.op_type() + "#" + std::to_string(i)
+                             : n.name()) +
            "' (" + n.op_type() + ")";
   };
   for (int i = 0; i < numNodes; ++i) {
@@ -213,8 +214,9 @@ LogicalResult ModelImporter::sortAndCheckGraph() {
         continue;
       auto [it, inserted] = producer.try_emplace(output, i);
       if (!inserted)
-        return error() << "value '" << output << "' is defined twice (again by node "
-                       << nodeName(i) << ")";
+        return error() << "value '" << output
+                       << "' is defined twice (again by node " << nodeName(i)
+                       << ")";
     }
   }
   std::vector<std::vector<int>> consumers(numNodes);
@@ -225,8 +227,9 @@ LogicalResult ModelImporter::sortAndCheckGraph() {
         continue;
       auto it = producer.find(input);
       if (it == producer.end())
-        return error() << "node " << nodeName(i) << " reads '" << input
-                       << "', which no graph input, initializer or node defines";
+        return error()
+               << "node " << nodeName(i) << " reads '" << input
+               << "', which no graph input, initializer or node defines";
       if (it->second >= 0) {
         consumers[it->second].push_back(i);
         ++pending[i];
@@ -308,8 +311,8 @@ LogicalResult ModelImporter::applyInputShapes() {
       if (!initializers.contains(input.name()))
         names += (names.empty() ? "'" : ", '") + input.name() + "'";
     return error() << "--input-shape names '" << entry.getKey()
-                   << "', which is not an input of the model (inputs: "
-                   << names << ")";
+                   << "', which is not an input of the model (inputs: " << names
+                   << ")";
   }
   // Every dimension of every input must now be known.
   for (const onnx::ValueInfoProto &input : graph.input()) {
@@ -328,16 +331,16 @@ LogicalResult ModelImporter::applyInputShapes() {
         std::string example;
         for (int j = 0; j < tensor.shape().dim_size(); ++j) {
           const auto &dj = tensor.shape().dim(j);
-          example += (j ? "x" : "") +
-                     (dj.has_dim_value() ? std::to_string(dj.dim_value())
-                                         : std::string("N"));
+          example += (j ? "x" : "") + (dj.has_dim_value()
+                                           ? std::to_string(dj.dim_value())
+                                           : std::string("N"));
         }
-        return error() << "input '" << input.name() << "' has unknown dimension "
-                       << i
+        return error() << "input '" << input.name()
+                       << "' has unknown dimension " << i
                        << (dim.has_dim_param() ? " ('" + dim.dim_param() + "')"
                                                : std::string())
-                       << "; give its shape with --input-shape "
-                       << input.name() << "=" << example;
+                       << "; give its shape with --input-shape " << input.name()
+                       << "=" << example;
       }
     }
   }
@@ -380,7 +383,8 @@ LogicalResult ModelImporter::checkSupportedOps() {
                            : node.name();
     unsupported += (count++ ? ", " : "") +
                    (defaultDomain ? "" : node.domain() + ".") + node.op_type() +
-                   " (opset " + std::to_string(opset) + ", node '" + name + "')";
+                   " (opset " + std::to_string(opset) + ", node '" + name +
+                   "')";
   }
   if (count)
     return error() << "unsupported ONNX op" << (count > 1 ? "s" : "") << ": "
@@ -402,7 +406,8 @@ ModelImporter::valueType(const onnx::ValueInfoProto &value, StringRef what) {
            failure();
   SmallVector<int64_t> shape;
   for (const auto &dim : tensor.shape().dim())
-    shape.push_back(dim.has_dim_value() ? dim.dim_value() : ShapedType::kDynamic);
+    shape.push_back(dim.has_dim_value() ? dim.dim_value()
+                                        : ShapedType::kDynamic);
   SmallVector<int64_t> staticShape(llvm::map_range(
       shape, [](int64_t d) { return ShapedType::isDynamic(d) ? 1 : d; }));
   if (failed(checkedNumElements(staticShape)))
@@ -423,9 +428,9 @@ static LogicalResult checkInputsPresent(const onnx::NodeProto &node,
       continue;
     const auto &formal = formals[std::min<size_t>(i, formals.size() - 1)];
     if (formal.GetOption() != onnx::OpSchema::Optional)
-      return emitError(loc) << node.op_type() << ": input " << i << " ('"
-                            << formal.GetName()
-                            << "') is required but given as empty",
+      return emitError(loc)
+                 << node.op_type() << ": input " << i << " ('"
+                 << formal.GetName() << "') is required but given as empty",
              failure();
   }
   return success();
@@ -573,8 +578,9 @@ mlir::int21::importOnnxModel(MLIRContext &context, llvm::MemoryBufferRef buffer,
                               << firstLine(status.ErrorMessage().c_str()),
                failure();
     } else if (buffer.getBufferSize() > static_cast<size_t>(INT_MAX) ||
-               !model.ParseFromArray(buffer.getBufferStart(),
-                                     static_cast<int>(buffer.getBufferSize()))) {
+               !model.ParseFromArray(
+                   buffer.getBufferStart(),
+                   static_cast<int>(buffer.getBufferSize()))) {
       return emitError(loc) << "not an ONNX model, or a truncated one: the "
                                "file does not parse as an ONNX ModelProto",
              failure();
@@ -594,8 +600,9 @@ mlir::int21::importOnnxModel(MLIRContext &context, llvm::MemoryBufferRef buffer,
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::int21::importOnnxFile(MLIRContext &context, StringRef path,
                             const OnnxImportOptions &options) {
-  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                 /*RequiresNullTerminator=*/false);
+  auto file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
   if (!file)
     return emitError(FileLineColLoc::get(&context, path, 0, 0))
                << "cannot read '" << path << "': " << file.getError().message(),

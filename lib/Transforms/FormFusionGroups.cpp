@@ -64,8 +64,8 @@ struct FormFusionGroupsPass
     SmallVector<std::unique_ptr<Cluster>> clusters;
     DenseMap<Operation *, Cluster *> clusterOf;
     for (Operation &op : block) {
-      if (!isa<Int21Dialect>(op.getDialect()) ||
-          isa<FusionGroupOp>(op) || isDataMovement(&op))
+      if (!isa<Int21Dialect>(op.getDialect()) || isa<FusionGroupOp>(op) ||
+          isDataMovement(&op))
         continue;
       Cluster *target = nullptr;
       if (fuseElementwise && isElementwise(&op)) {

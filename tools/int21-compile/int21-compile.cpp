@@ -59,9 +59,9 @@ int main(int argc, char **argv) {
       cl::desc("List the ONNX operators int21 imports, with the first opset "
                "handled, and exit"),
       cl::init(false), cl::cat(category));
-  cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
-                                  cl::value_desc("file"), cl::init("-"),
-                                  cl::cat(category));
+  cl::opt<std::string> outputFile(
+      "o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
+      cl::init("-"), cl::cat(category));
   cl::opt<EmitKind> emit(
       "emit", cl::desc("What to produce"), cl::init(EmitKind::Int21),
       cl::values(clEnumValN(EmitKind::Int21, "int21",
@@ -173,9 +173,9 @@ int main(int argc, char **argv) {
       output->os() << "// -----\n";
     TimingScope importTimer = rootTimer.nest(StringRef("import"));
     options.timing = &importTimer;
-    FailureOr<OwningOpRef<ModuleOp>> module = int21::importOnnxModel(
-        context, llvm::MemoryBufferRef(chunk, inputFile), inputFile, isText,
-        options);
+    FailureOr<OwningOpRef<ModuleOp>> module =
+        int21::importOnnxModel(context, llvm::MemoryBufferRef(chunk, inputFile),
+                               inputFile, isText, options);
     importTimer.stop();
     if (failed(module)) {
       if (!hadError)
@@ -191,4 +191,3 @@ int main(int argc, char **argv) {
   output->keep();
   return failedAny ? 1 : 0;
 }
-

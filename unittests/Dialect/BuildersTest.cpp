@@ -45,9 +45,11 @@ protected:
 
 TEST_F(Int21BuildersTest, BinaryOpsInferBroadcastShapes) {
   func::FuncOp func = startFunc({f32({2, 1, 4}), f32({3, 1})});
-  auto add = AddOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
+  auto add =
+      AddOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
   EXPECT_EQ(add.getType(), f32({2, 3, 4}));
-  auto less = LessOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
+  auto less =
+      LessOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
   EXPECT_EQ(less.getType(),
             RankedTensorType::get({2, 3, 4}, builder.getI1Type()));
   func::ReturnOp::create(builder, loc);
@@ -56,38 +58,43 @@ TEST_F(Int21BuildersTest, BinaryOpsInferBroadcastShapes) {
 
 TEST_F(Int21BuildersTest, MatMulBroadcastsBatchDims) {
   func::FuncOp func = startFunc({f32({4, 1, 8, 16}), f32({3, 16, 32})});
-  auto mm = MatMulOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
+  auto mm =
+      MatMulOp::create(builder, loc, func.getArgument(0), func.getArgument(1));
   EXPECT_EQ(mm.getType(), f32({4, 3, 8, 32}));
 }
 
 TEST_F(Int21BuildersTest, ConvAndPoolInferSpatialShapes) {
-  func::FuncOp func = startFunc({f32({1, 3, 224, 224}), f32({64, 3, 7, 7}), f32({64})});
-  auto conv = ConvOp::create(builder, loc, func.getArgument(0), func.getArgument(1),
-                             func.getArgument(2), builder.getDenseI64ArrayAttr({2, 2}),
-                             builder.getDenseI64ArrayAttr({3, 3, 3, 3}),
-                             builder.getDenseI64ArrayAttr({1, 1}),
-                             builder.getI64IntegerAttr(1));
+  func::FuncOp func =
+      startFunc({f32({1, 3, 224, 224}), f32({64, 3, 7, 7}), f32({64})});
+  auto conv = ConvOp::create(
+      builder, loc, func.getArgument(0), func.getArgument(1),
+      func.getArgument(2), builder.getDenseI64ArrayAttr({2, 2}),
+      builder.getDenseI64ArrayAttr({3, 3, 3, 3}),
+      builder.getDenseI64ArrayAttr({1, 1}), builder.getI64IntegerAttr(1));
   EXPECT_EQ(conv.getType(), f32({1, 64, 112, 112}));
-  auto pool = MaxPoolOp::create(builder, loc, conv, builder.getDenseI64ArrayAttr({3, 3}),
-                                builder.getDenseI64ArrayAttr({2, 2}),
-                                builder.getDenseI64ArrayAttr({1, 1, 1, 1}),
-                                builder.getDenseI64ArrayAttr({1, 1}),
-                                builder.getBoolAttr(false));
+  auto pool = MaxPoolOp::create(
+      builder, loc, conv, builder.getDenseI64ArrayAttr({3, 3}),
+      builder.getDenseI64ArrayAttr({2, 2}),
+      builder.getDenseI64ArrayAttr({1, 1, 1, 1}),
+      builder.getDenseI64ArrayAttr({1, 1}), builder.getBoolAttr(false));
   EXPECT_EQ(pool.getType(), f32({1, 64, 56, 56}));
 }
 
 TEST_F(Int21BuildersTest, ReduceTransposeReshapeCast) {
   func::FuncOp func = startFunc({f32({2, 3, 4})});
   Value x = func.getArgument(0);
-  auto sum = ReduceSumOp::create(builder, loc, x, builder.getDenseI64ArrayAttr({1}),
-                                 builder.getBoolAttr(true));
+  auto sum =
+      ReduceSumOp::create(builder, loc, x, builder.getDenseI64ArrayAttr({1}),
+                          builder.getBoolAttr(true));
   EXPECT_EQ(sum.getType(), f32({2, 1, 4}));
-  auto t = TransposeOp::create(builder, loc, x, builder.getDenseI64ArrayAttr({2, 0, 1}));
+  auto t = TransposeOp::create(builder, loc, x,
+                               builder.getDenseI64ArrayAttr({2, 0, 1}));
   EXPECT_EQ(t.getType(), f32({4, 2, 3}));
   auto r = ReshapeOp::create(builder, loc, x, ArrayRef<int64_t>{6, 4});
   EXPECT_EQ(r.getType(), f32({6, 4}));
   auto c = CastOp::create(builder, loc, x, builder.getI64Type());
-  EXPECT_EQ(c.getType(), RankedTensorType::get({2, 3, 4}, builder.getI64Type()));
+  EXPECT_EQ(c.getType(),
+            RankedTensorType::get({2, 3, 4}, builder.getI64Type()));
   auto relu = ReluOp::create(builder, loc, x);
   EXPECT_EQ(relu.getType(), x.getType());
 }
@@ -95,10 +102,10 @@ TEST_F(Int21BuildersTest, ReduceTransposeReshapeCast) {
 TEST_F(Int21BuildersTest, ShapeArithmeticFolds) {
   startFunc({});
   auto i64 = RankedTensorType::get({3}, builder.getI64Type());
-  Value a = ConstantOp::create(builder, loc,
-                               DenseElementsAttr::get(i64, ArrayRef<int64_t>{1, 2, 3}));
-  Value b = ConstantOp::create(builder, loc,
-                               DenseElementsAttr::get(i64, ArrayRef<int64_t>{4, 5, 6}));
+  Value a = ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(i64, ArrayRef<int64_t>{1, 2, 3}));
+  Value b = ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(i64, ArrayRef<int64_t>{4, 5, 6}));
   Value product = builder.createOrFold<MulOp>(loc, a, b);
   auto folded = product.getDefiningOp<ConstantOp>();
   ASSERT_TRUE(folded);
@@ -120,7 +127,8 @@ TEST_F(Int21BuildersTest, BadShapesAreDiagnosedNotAsserted) {
   EXPECT_TRUE(failed(MatMulOp::inferReturnTypes(
       &context, loc, state.operands, state.attributes.getDictionary(&context),
       state.getRawProperties(), state.regions, inferred)));
-  EXPECT_NE(message.find("agree on K, got 3 and 4"), std::string::npos) << message;
+  EXPECT_NE(message.find("agree on K, got 3 and 4"), std::string::npos)
+      << message;
 }
 
 // Type inference runs inside builders, before any verifier: operands the
@@ -166,9 +174,9 @@ TEST_F(Int21BuildersTest, ScheduleAttrRejectsBadKnobs) {
   });
   auto knobs = builder.getDictionaryAttr(
       {builder.getNamedAttr("tile", builder.getF32FloatAttr(1.5))});
-  auto attr = ScheduleAttr::getChecked(
-      [&] { return emitError(loc); }, &context, builder.getStringAttr("cpu.matmul"),
-      knobs);
+  auto attr =
+      ScheduleAttr::getChecked([&] { return emitError(loc); }, &context,
+                               builder.getStringAttr("cpu.matmul"), knobs);
   EXPECT_FALSE(attr);
   EXPECT_NE(message.find("knob 'tile'"), std::string::npos) << message;
   auto good = ScheduleAttr::get(&context, builder.getStringAttr("cpu.matmul"),

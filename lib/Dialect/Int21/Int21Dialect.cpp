@@ -32,8 +32,9 @@ void Int21Dialect::registerAttributes() {
       >();
 }
 
-Operation *Int21Dialect::materializeConstant(OpBuilder &builder, Attribute value,
-                                             Type type, Location loc) {
+Operation *Int21Dialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;
@@ -44,9 +45,8 @@ Operation *Int21Dialect::materializeConstant(OpBuilder &builder, Attribute value
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     StringAttr name, DictionaryAttr knobs) {
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   StringAttr name, DictionaryAttr knobs) {
   if (!name || name.getValue().empty())
     return emitError() << "expects a non-empty schedule template name";
   for (NamedAttribute knob : knobs) {

@@ -27,8 +27,8 @@ static DenseElementsAttr smallDense(Attribute attr) {
 
 /// The linear index into an operand of shape `operand` that broadcasts to
 /// element `linear` of a result of shape `result`.
-static int64_t broadcastSource(ArrayRef<int64_t> result, ArrayRef<int64_t> operand,
-                               int64_t linear) {
+static int64_t broadcastSource(ArrayRef<int64_t> result,
+                               ArrayRef<int64_t> operand, int64_t linear) {
   int64_t source = 0, stride = 1;
   size_t offset = result.size() - operand.size();
   for (int64_t d = result.size() - 1; d >= 0; --d) {
@@ -44,7 +44,8 @@ static int64_t broadcastSource(ArrayRef<int64_t> result, ArrayRef<int64_t> opera
 }
 
 /// Row-major multi-index of element `linear` of `shape`.
-static SmallVector<int64_t> delinearize(int64_t linear, ArrayRef<int64_t> shape) {
+static SmallVector<int64_t> delinearize(int64_t linear,
+                                        ArrayRef<int64_t> shape) {
   SmallVector<int64_t> index(shape.size());
   for (int64_t d = shape.size() - 1; d >= 0; --d) {
     index[d] = linear % shape[d];
@@ -68,7 +69,8 @@ static Attribute foldElementwise(ShapedType resultType,
                                  ArrayRef<DenseElementsAttr> inputs, Fn &&fn) {
   if (!resultType.hasStaticShape())
     return {};
-  bool allSplat = llvm::all_of(inputs, [](DenseElementsAttr a) { return a.isSplat(); });
+  bool allSplat =
+      llvm::all_of(inputs, [](DenseElementsAttr a) { return a.isSplat(); });
   int64_t count = allSplat ? 1 : resultType.getNumElements();
   if (count > kMaxFoldElements)
     return {};
@@ -83,9 +85,10 @@ static Attribute foldElementwise(ShapedType resultType,
     SmallVector<T> args;
     for (auto [input, vals] : llvm::zip(inputs, values)) {
       auto shape = cast<ShapedType>(input.getType()).getShape();
-      args.push_back(input.isSplat()
-                         ? vals.front()
-                         : vals[broadcastSource(resultType.getShape(), shape, i)]);
+      args.push_back(
+          input.isSplat()
+              ? vals.front()
+              : vals[broadcastSource(resultType.getShape(), shape, i)]);
     }
     std::optional<R> r = fn(args);
     if (!r)
@@ -109,8 +112,7 @@ static Attribute foldBinaryArith(ShapedType resultType, Attribute lhs,
   Type elementType = resultType.getElementType();
   if (isa<FloatType>(elementType))
     return foldElementwise<APFloat>(
-        resultType, {l, r},
-        [&](ArrayRef<APFloat> a) -> std::optional<APFloat> {
+        resultType, {l, r}, [&](ArrayRef<APFloat> a) -> std::optional<APFloat> {
           return floatFn(a[0], a[1]);
         });
   if (isa<IntegerType>(elementType)) {
@@ -212,12 +214,14 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 }
 
 /// Converts one constant element from `from` to `to` with ONNX Cast rules.
-static std::optional<Attribute> castElement(Attribute value, Type from, Type to) {
+static std::optional<Attribute> castElement(Attribute value, Type from,
+                                            Type to) {
   if (auto f = dyn_cast<FloatAttr>(value)) {
     APFloat v = f.getValue();
     if (auto toFloat = dyn_cast<FloatType>(to)) {
       bool lost;
-      v.convert(toFloat.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      v.convert(toFloat.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
       return FloatAttr::get(to, v);
     }
     auto toInt = cast<IntegerType>(to);
@@ -232,7 +236,8 @@ static std::optional<Attribute> castElement(Attribute value, Type from, Type to)
   }
   auto i = cast<IntegerAttr>(value);
   APInt v = i.getValue();
-  bool isUnsigned = from.isUnsignedInteger() || from.getIntOrFloatBitWidth() == 1;
+  bool isUnsigned =
+      from.isUnsignedInteger() || from.getIntOrFloatBitWidth() == 1;
   if (auto toFloat = dyn_cast<FloatType>(to)) {
     APFloat result(toFloat.getFloatSemantics());
     result.convertFromAPInt(v, !isUnsigned, APFloat::rmNearestTiesToEven);
@@ -294,8 +299,12 @@ static Attribute foldCompare(ShapedType resultType, Attribute lhs,
         elementType.isUnsignedInteger() || elementType.isInteger(1);
     return foldElementwise<APInt, APInt>(
         resultType, {l, r}, [&](ArrayRef<APInt> a) -> std::optional<APInt> {
-          int order = isUnsigned ? (a[0].ult(a[1]) ? -1 : a[0] == a[1] ? 0 : 1)
-                                 : (a[0].slt(a[1]) ? -1 : a[0] == a[1] ? 0 : 1);
+          int order = isUnsigned ? (a[0].ult(a[1]) ? -1
+                                    : a[0] == a[1] ? 0
+                                                   : 1)
+                                 : (a[0].slt(a[1]) ? -1
+                                    : a[0] == a[1] ? 0
+                                                   : 1);
           return toBit(holds(order));
         });
   }
@@ -324,7 +333,8 @@ OpFoldResult GreaterEqualOp::fold(FoldAdaptor adaptor) {
 }
 
 /// Folds a logical op over small boolean constants.
-static Attribute foldLogical(ShapedType resultType, ArrayRef<Attribute> operands,
+static Attribute foldLogical(ShapedType resultType,
+                             ArrayRef<Attribute> operands,
                              function_ref<bool(ArrayRef<bool>)> fn) {
   SmallVector<DenseElementsAttr> inputs;
   for (Attribute a : operands) {
@@ -361,7 +371,8 @@ OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   // A constant condition that picks one side everywhere.
-  if (auto cond = dyn_cast_if_present<SplatElementsAttr>(adaptor.getCondition())) {
+  if (auto cond =
+          dyn_cast_if_present<SplatElementsAttr>(adaptor.getCondition())) {
     Value chosen = cond.getSplatValue<bool>() ? getOnTrue() : getOnFalse();
     if (chosen.getType() == getType())
       return chosen;
@@ -455,7 +466,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
     return dense.reshape(resultType);
   // A weight blob keeps its bytes; only its shape changes.
-  if (auto blob = dyn_cast_if_present<DenseResourceElementsAttr>(adaptor.getInput()))
+  if (auto blob =
+          dyn_cast_if_present<DenseResourceElementsAttr>(adaptor.getInput()))
     return DenseResourceElementsAttr::get(resultType, blob.getRawHandle());
   return {};
 }
@@ -489,9 +501,10 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
     for (DenseElementsAttr input : inputs) {
       ArrayRef<int64_t> shape = input.getType().getShape();
       if (index[axis] < shape[axis]) {
-        result.push_back(input.isSplat()
-                             ? input.getSplatValue<Attribute>()
-                             : input.getValues<Attribute>()[linearize(index, shape)]);
+        result.push_back(
+            input.isSplat()
+                ? input.getSplatValue<Attribute>()
+                : input.getValues<Attribute>()[linearize(index, shape)]);
         break;
       }
       index[axis] -= shape[axis];
@@ -543,9 +556,9 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
     // out = data prefix, index position, data suffix.
     ArrayRef<int64_t> outRef(out);
     int64_t rankI = indexShape.size();
-    int64_t position =
-        indices.isSplat() ? 0
-                          : linearize(outRef.slice(axis, rankI), indexShape);
+    int64_t position = indices.isSplat()
+                           ? 0
+                           : linearize(outRef.slice(axis, rankI), indexShape);
     SmallVector<int64_t> in(outRef.take_front(axis));
     in.push_back(indexValues[position]);
     llvm::append_range(in, outRef.drop_front(axis + rankI));

@@ -103,7 +103,8 @@ static LogicalResult verifyWindowAttrs(std::optional<Location> loc,
 // ConstantOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> location,
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> location,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast_if_present<RankedTensorType>(
@@ -135,13 +136,14 @@ LogicalResult CastOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getOutput().getType());
   if (in.getShape() != out.getShape())
-    return emitOpError() << "expects input and result to have the same shape, got "
-                         << shapeStr(in.getShape()) << " and "
-                         << shapeStr(out.getShape());
+    return emitOpError()
+           << "expects input and result to have the same shape, got "
+           << shapeStr(in.getShape()) << " and " << shapeStr(out.getShape());
   return success();
 }
 
-LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
   return inferBroadcastReturnType(
@@ -153,7 +155,8 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 // MatMulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
@@ -169,8 +172,8 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (k1 != k2)
     return inferError(loc, name, "expects lhs and rhs to agree on K, got ", k1,
                       " and ", k2);
-  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
-      lhs.getShape().drop_back(2), rhs.getShape().drop_back(2));
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(lhs.getShape().drop_back(2), rhs.getShape().drop_back(2));
   if (failed(batch))
     return inferError(loc, name, "expects batch dimensions ",
                       shapeStr(lhs.getShape().drop_back(2)), " and ",
@@ -194,19 +197,22 @@ static LogicalResult verifyConvOperands(std::optional<Location> loc,
                                         RankedTensorType weight, Value bias,
                                         int64_t numFilters) {
   if (input.getElementType() != weight.getElementType())
-    return inferError(loc, name, "expects input and weight of one element type");
+    return inferError(loc, name,
+                      "expects input and weight of one element type");
   if (!bias)
     return success();
   RankedTensorType b = rankedType(bias);
   if (!b || b.getRank() != 1 || b.getDimSize(0) != numFilters)
-    return inferError(loc, name, "expects a bias of shape ", numFilters, ", got ",
-                      b ? shapeStr(b.getShape()) : "unranked");
+    return inferError(loc, name, "expects a bias of shape ", numFilters,
+                      ", got ", b ? shapeStr(b.getShape()) : "unranked");
   if (b.getElementType() != input.getElementType())
-    return inferError(loc, name, "expects the bias to have the input's element type");
+    return inferError(loc, name,
+                      "expects the bias to have the input's element type");
   return success();
 }
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
@@ -215,8 +221,10 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   if (!input || !weight)
     return inferError(loc, name, "expects ranked operands");
   if (input.getRank() < 3)
-    return inferError(loc, name, "expects an input of rank 3 or more (N, C, spatial...), got rank ",
-                      input.getRank());
+    return inferError(
+        loc, name,
+        "expects an input of rank 3 or more (N, C, spatial...), got rank ",
+        input.getRank());
   if (weight.getRank() != input.getRank())
     return inferError(loc, name, "expects a weight of rank ", input.getRank(),
                       ", got rank ", weight.getRank());
@@ -232,16 +240,18 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
                       " to divide the input channels ", channels,
                       " and the filters ", filters);
   if (weight.getDimSize(1) != channels / group)
-    return inferError(loc, name, "expects weight dimension 1 to be channels / group = ",
+    return inferError(loc, name,
+                      "expects weight dimension 1 to be channels / group = ",
                       channels / group, ", got ", weight.getDimSize(1));
   if (failed(verifyConvOperands(loc, name, input, weight, adaptor.getBias(),
                                 filters)))
     return failure();
   SmallVector<int64_t> shape = {input.getDimSize(0), filters};
   for (int64_t i = 0; i < k; ++i) {
-    int64_t extent = adaptor.getDilations()[i] * (weight.getDimSize(i + 2) - 1) + 1;
-    int64_t padded =
-        input.getDimSize(i + 2) + adaptor.getPads()[i] + adaptor.getPads()[i + k];
+    int64_t extent =
+        adaptor.getDilations()[i] * (weight.getDimSize(i + 2) - 1) + 1;
+    int64_t padded = input.getDimSize(i + 2) + adaptor.getPads()[i] +
+                     adaptor.getPads()[i + k];
     if (padded < extent)
       return inferError(loc, name, "expects padded spatial dimension ", i, " (",
                         padded, ") to cover the dilated kernel (", extent, ")");
@@ -251,9 +261,10 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
   RankedTensorType input = rankedType(adaptor.getInput());
   RankedTensorType weight = rankedType(adaptor.getWeight());
@@ -277,7 +288,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
     return inferError(loc, name, "expects group ", group,
                       " to divide the input channels ", channels);
   if (weight.getDimSize(0) != channels)
-    return inferError(loc, name, "expects weight dimension 0 to be the input channels ",
+    return inferError(loc, name,
+                      "expects weight dimension 0 to be the input channels ",
                       channels, ", got ", weight.getDimSize(0));
   int64_t filters = weight.getDimSize(1) * group;
   if (failed(verifyConvOperands(loc, name, input, weight, adaptor.getBias(),
@@ -340,13 +352,15 @@ static LogicalResult inferPoolType(std::optional<Location> loc, StringRef name,
   return success();
 }
 
-LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &inferred) {
   return inferPoolType(loc, getOperationName(), adaptor, inferred);
 }
 
-LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &inferred) {
   return inferPoolType(loc, getOperationName(), adaptor, inferred);
@@ -359,8 +373,8 @@ LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location>
 template <typename OpTy>
 static LogicalResult verifyAxis(OpTy op, int64_t axis, int64_t rank) {
   if (axis < 0 || axis >= rank)
-    return op.emitOpError() << "expects axis in [0, " << rank << "), got "
-                            << axis;
+    return op.emitOpError()
+           << "expects axis in [0, " << rank << "), got " << axis;
   return success();
 }
 
@@ -406,7 +420,8 @@ LogicalResult BatchNormOp::verify() {
     if (type.getRank() != 1 || type.getDimSize(0) != channels ||
         type.getElementType() != input.getElementType())
       return emitOpError() << "expects scale, bias, mean and variance of type "
-                           << RankedTensorType::get({channels}, input.getElementType())
+                           << RankedTensorType::get({channels},
+                                                    input.getElementType())
                            << ", got " << type;
   }
   return success();
@@ -417,8 +432,8 @@ LogicalResult BatchNormOp::verify() {
 //===----------------------------------------------------------------------===//
 
 template <typename Adaptor>
-static LogicalResult inferReduceType(std::optional<Location> loc, StringRef name,
-                                     Adaptor adaptor,
+static LogicalResult inferReduceType(std::optional<Location> loc,
+                                     StringRef name, Adaptor adaptor,
                                      SmallVectorImpl<Type> &inferred) {
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   ArrayRef<int64_t> axes = adaptor.getAxes();
@@ -442,10 +457,9 @@ static LogicalResult inferReduceType(std::optional<Location> loc, StringRef name
 }
 
 #define INT21_REDUCE_INFER(Op)                                                 \
-  LogicalResult Op::inferReturnTypes(MLIRContext *,                            \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &inferred) {        \
+  LogicalResult Op::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &inferred) {                                       \
     return inferReduceType(loc, getOperationName(), adaptor, inferred);        \
   }
 INT21_REDUCE_INFER(ReduceSumOp)
@@ -474,13 +488,15 @@ static LogicalResult inferArgReduceType(std::optional<Location> loc,
   return success();
 }
 
-LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   return inferArgReduceType(loc, getOperationName(), ctx, adaptor, inferred);
 }
 
-LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   return inferArgReduceType(loc, getOperationName(), ctx, adaptor, inferred);
@@ -490,7 +506,8 @@ LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
 // Data movement
 //===----------------------------------------------------------------------===//
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
@@ -525,8 +542,9 @@ LogicalResult ReshapeOp::verify() {
   auto out = cast<RankedTensorType>(getOutput().getType());
   if (in.getNumElements() != out.getNumElements())
     return emitOpError() << "expects the same number of elements, got "
-                         << in.getNumElements() << " (" << shapeStr(in.getShape())
-                         << ") and " << out.getNumElements() << " ("
+                         << in.getNumElements() << " ("
+                         << shapeStr(in.getShape()) << ") and "
+                         << out.getNumElements() << " ("
                          << shapeStr(out.getShape()) << ")";
   return success();
 }
@@ -534,7 +552,8 @@ LogicalResult ReshapeOp::verify() {
 LogicalResult ExpandOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getOutput().getType());
-  FailureOr<SmallVector<int64_t>> b = broadcastShapes(in.getShape(), out.getShape());
+  FailureOr<SmallVector<int64_t>> b =
+      broadcastShapes(in.getShape(), out.getShape());
   if (in.getRank() > out.getRank() || failed(b) ||
       ArrayRef<int64_t>(*b) != out.getShape())
     return emitOpError() << "expects input shape " << shapeStr(in.getShape())
@@ -543,7 +562,8 @@ LogicalResult ExpandOp::verify() {
   return success();
 }
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
@@ -572,7 +592,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
   StringRef name = getOperationName();
@@ -587,7 +608,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
                       " entries each");
   for (int64_t d = 0; d < rank; ++d) {
     if (steps[d] == 0)
-      return inferError(loc, name, "expects non-zero steps, got 0 for dimension ", d);
+      return inferError(loc, name,
+                        "expects non-zero steps, got 0 for dimension ", d);
     if (sizes[d] < 0)
       return inferError(loc, name, "expects non-negative sizes, got ", sizes[d],
                         " for dimension ", d);
@@ -603,7 +625,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
   auto data = cast<RankedTensorType>(adaptor.getData().getType());
@@ -619,7 +642,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
@@ -632,8 +656,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = input.getDimSize(d) + pads[d] + pads[d + rank];
     if (size < 0)
-      return inferError(loc, getOperationName(),
-                        "crops dimension ", d, " below zero elements");
+      return inferError(loc, getOperationName(), "crops dimension ", d,
+                        " below zero elements");
     shape.push_back(size);
   }
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));

@@ -15,27 +15,16 @@ using namespace mlir::int21::onnx_import;
 
 namespace {
 
-template <typename OpTy>
-LogicalResult importUnary(NodeImporter &n) {
-  FailureOr<Value> result = n.create<OpTy>(n.input(0));
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+template <typename OpTy> LogicalResult importUnary(NodeImporter &n) {
+  return n.setResult(n.create<OpTy>(n.input(0)));
 }
 
-template <typename OpTy>
-LogicalResult importBinary(NodeImporter &n) {
-  FailureOr<Value> result = n.create<OpTy>(n.input(0), n.input(1));
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+template <typename OpTy> LogicalResult importBinary(NodeImporter &n) {
+  return n.setResult(n.create<OpTy>(n.input(0), n.input(1)));
 }
 
 /// Sum, Min, Max (and Mean): a left fold of the binary op over all inputs.
-template <typename OpTy>
-FailureOr<Value> foldVariadic(NodeImporter &n) {
+template <typename OpTy> FailureOr<Value> foldVariadic(NodeImporter &n) {
   if (n.numInputs() == 0)
     return n.emitError() << "expects at least one input", failure();
   Value acc = n.input(0);
@@ -48,8 +37,7 @@ FailureOr<Value> foldVariadic(NodeImporter &n) {
   return acc;
 }
 
-template <typename OpTy>
-LogicalResult importVariadic(NodeImporter &n) {
+template <typename OpTy> LogicalResult importVariadic(NodeImporter &n) {
   FailureOr<Value> result = foldVariadic<OpTy>(n);
   if (failed(result))
     return failure();
@@ -62,12 +50,8 @@ LogicalResult importMean(NodeImporter &n) {
   if (failed(sum))
     return failure();
   Type elementType = getElementTypeOrSelf(sum->getType());
-  FailureOr<Value> mean =
-      n.create<DivOp>(*sum, n.splat(elementType, n.numInputs()));
-  if (failed(mean))
-    return failure();
-  n.setOutput(0, *mean);
-  return success();
+  return n.setResult(
+      n.create<DivOp>(*sum, n.splat(elementType, n.numInputs())));
 }
 
 LogicalResult importPow(NodeImporter &n) {
@@ -79,11 +63,7 @@ LogicalResult importPow(NodeImporter &n) {
       return failure();
     exponent = *cast;
   }
-  FailureOr<Value> result = n.create<PowOp>(base, exponent);
-  if (failed(result))
-    return failure();
-  n.setOutput(0, *result);
-  return success();
+  return n.setResult(n.create<PowOp>(base, exponent));
 }
 
 LogicalResult importMod(NodeImporter &n) {
@@ -99,31 +79,19 @@ LogicalResult importMod(NodeImporter &n) {
 }
 
 LogicalResult importLeakyRelu(NodeImporter &n) {
-  FailureOr<Value> r = n.create<LeakyReluOp>(
-      n.input(0), n.b.getF32FloatAttr(n.attrFloat("alpha", 0.01f)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<LeakyReluOp>(
+      n.input(0), n.b.getF32FloatAttr(n.attrFloat("alpha", 0.01f))));
 }
 
 LogicalResult importElu(NodeImporter &n) {
-  FailureOr<Value> r = n.create<EluOp>(
-      n.input(0), n.b.getF32FloatAttr(n.attrFloat("alpha", 1.0f)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<EluOp>(
+      n.input(0), n.b.getF32FloatAttr(n.attrFloat("alpha", 1.0f))));
 }
 
 LogicalResult importHardSigmoid(NodeImporter &n) {
-  FailureOr<Value> r = n.create<HardSigmoidOp>(
+  return n.setResult(n.create<HardSigmoidOp>(
       n.input(0), n.b.getF32FloatAttr(n.attrFloat("alpha", 0.2f)),
-      n.b.getF32FloatAttr(n.attrFloat("beta", 0.5f)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+      n.b.getF32FloatAttr(n.attrFloat("beta", 0.5f))));
 }
 
 /// PRelu(x, slope) = x < 0 ? slope * x : x, with slope broadcast to x.
@@ -136,11 +104,7 @@ LogicalResult importPRelu(NodeImporter &n) {
   FailureOr<Value> scaled = n.create<MulOp>(x, slope);
   if (failed(scaled))
     return failure();
-  FailureOr<Value> r = n.create<WhereOp>(*negative, *scaled, x);
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<WhereOp>(*negative, *scaled, x));
 }
 
 /// Clip 6 has min/max attributes; Clip 11+ has optional constant inputs.
@@ -166,11 +130,7 @@ LogicalResult importClip(NodeImporter &n) {
       maxAttr = n.b.getF64FloatAttr(*hi);
     }
   }
-  FailureOr<Value> r = n.create<ClipOp>(n.input(0), minAttr, maxAttr);
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<ClipOp>(n.input(0), minAttr, maxAttr));
 }
 
 LogicalResult importCast(NodeImporter &n) {
@@ -185,11 +145,7 @@ LogicalResult importCast(NodeImporter &n) {
                            << " is not supported",
              failure();
   }
-  FailureOr<Value> r = n.create<CastOp>(n.input(0), to);
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<CastOp>(n.input(0), to));
 }
 
 } // namespace

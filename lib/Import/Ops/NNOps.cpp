@@ -70,16 +70,12 @@ LogicalResult importConv(NodeImporter &n) {
     return n.emitError() << "kernel_shape does not match the weight's shape "
                          << w,
            failure();
-  FailureOr<Value> r = n.create<ConvOp>(
-      n.input(0), n.input(1), n.input(2),
-      n.b.getDenseI64ArrayAttr(window->strides),
-      n.b.getDenseI64ArrayAttr(window->pads),
-      n.b.getDenseI64ArrayAttr(window->dilations),
-      n.b.getI64IntegerAttr(n.attrInt("group", 1)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(
+      n.create<ConvOp>(n.input(0), n.input(1), n.input(2),
+                       n.b.getDenseI64ArrayAttr(window->strides),
+                       n.b.getDenseI64ArrayAttr(window->pads),
+                       n.b.getDenseI64ArrayAttr(window->dilations),
+                       n.b.getI64IntegerAttr(n.attrInt("group", 1))));
 }
 
 LogicalResult importConvTranspose(NodeImporter &n) {
@@ -91,7 +87,8 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   ArrayRef<int64_t> spatial = x.getShape().drop_front(2);
   SmallVector<int64_t> kernel =
       n.attrInts("kernel_shape", w.getShape().drop_front(2));
-  SmallVector<int64_t> strides = n.attrInts("strides", SmallVector<int64_t>(k, 1));
+  SmallVector<int64_t> strides =
+      n.attrInts("strides", SmallVector<int64_t>(k, 1));
   SmallVector<int64_t> dilations =
       n.attrInts("dilations", SmallVector<int64_t>(k, 1));
   SmallVector<int64_t> outputPadding =
@@ -135,15 +132,11 @@ LogicalResult importConvTranspose(NodeImporter &n) {
       pads[i + k] = upper ? large : small;
     }
   }
-  FailureOr<Value> r = n.create<ConvTransposeOp>(
+  return n.setResult(n.create<ConvTransposeOp>(
       n.input(0), n.input(1), n.input(2), n.b.getDenseI64ArrayAttr(strides),
       n.b.getDenseI64ArrayAttr(pads), n.b.getDenseI64ArrayAttr(dilations),
       n.b.getDenseI64ArrayAttr(outputPadding),
-      n.b.getI64IntegerAttr(n.attrInt("group", 1)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+      n.b.getI64IntegerAttr(n.attrInt("group", 1))));
 }
 
 LogicalResult importBatchNorm(NodeImporter &n) {
@@ -152,17 +145,12 @@ LogicalResult importBatchNorm(NodeImporter &n) {
            failure();
   if (failed(n.onlyFirstOutputs(1, "running statistics are for training")))
     return failure();
-  FailureOr<Value> r = n.create<BatchNormOp>(
+  return n.setResult(n.create<BatchNormOp>(
       n.input(0), n.input(1), n.input(2), n.input(3), n.input(4),
-      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f))));
 }
 
-template <typename OpTy>
-LogicalResult importPool(NodeImporter &n) {
+template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
   if (failed(n.onlyFirstOutputs(1, "pooling indices are not computed")))
     return failure();
   RankedTensorType x = n.inputType(0);
@@ -197,19 +185,14 @@ LogicalResult importPool(NodeImporter &n) {
 }
 
 /// GlobalAveragePool / GlobalMaxPool: a reduction over the spatial axes.
-template <typename ReduceOpTy>
-LogicalResult importGlobalPool(NodeImporter &n) {
+template <typename ReduceOpTy> LogicalResult importGlobalPool(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   if (x.getRank() < 3)
     return n.emitError() << "expects an input of rank 3 or more", failure();
   SmallVector<int64_t> axes =
       llvm::to_vector(llvm::seq<int64_t>(2, x.getRank()));
-  FailureOr<Value> r = n.create<ReduceOpTy>(
-      n.input(0), n.b.getDenseI64ArrayAttr(axes), n.b.getBoolAttr(true));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<ReduceOpTy>(
+      n.input(0), n.b.getDenseI64ArrayAttr(axes), n.b.getBoolAttr(true)));
 }
 
 FailureOr<Value> transpose2D(NodeImporter &n, Value v) {
@@ -298,13 +281,12 @@ LogicalResult importMatMul(NodeImporter &n) {
 
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at
 /// `axis` (default 1); from 13 on the op works along `axis` (default -1).
-template <typename OpTy>
-LogicalResult importSoftmax(NodeImporter &n) {
+template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   int64_t rank = x.getRank();
   bool coerce = n.sinceVersion < 13;
-  FailureOr<int64_t> axis =
-      n.normalizeAxis(n.attrInt("axis", coerce ? 1 : -1), std::max<int64_t>(rank, 1));
+  FailureOr<int64_t> axis = n.normalizeAxis(n.attrInt("axis", coerce ? 1 : -1),
+                                            std::max<int64_t>(rank, 1));
   if (failed(axis))
     return failure();
   Value input = n.input(0);
@@ -324,11 +306,7 @@ LogicalResult importSoftmax(NodeImporter &n) {
     n.setOutput(0, *r);
     return success();
   }
-  FailureOr<Value> r = n.create<OpTy>(input, n.b.getI64IntegerAttr(*axis));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+  return n.setResult(n.create<OpTy>(input, n.b.getI64IntegerAttr(*axis)));
 }
 
 LogicalResult importLayerNorm(NodeImporter &n) {
@@ -338,13 +316,9 @@ LogicalResult importLayerNorm(NodeImporter &n) {
       n.normalizeAxis(n.attrInt("axis", -1), n.inputType(0).getRank());
   if (failed(axis))
     return failure();
-  FailureOr<Value> r = n.create<LayerNormOp>(
+  return n.setResult(n.create<LayerNormOp>(
       n.input(0), n.input(1), n.input(2), n.b.getI64IntegerAttr(*axis),
-      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f)));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f))));
 }
 
 } // namespace

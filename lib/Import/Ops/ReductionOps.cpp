@@ -82,20 +82,15 @@ LogicalResult importReduce(NodeImporter &n) {
   return success();
 }
 
-template <typename ArgOpTy>
-LogicalResult importArgReduce(NodeImporter &n) {
+template <typename ArgOpTy> LogicalResult importArgReduce(NodeImporter &n) {
   FailureOr<int64_t> axis =
       n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
   if (failed(axis))
     return failure();
-  FailureOr<Value> r = n.create<ArgOpTy>(
+  return n.setResult(n.create<ArgOpTy>(
       n.input(0), n.b.getI64IntegerAttr(*axis),
       n.b.getBoolAttr(n.attrInt("keepdims", 1) != 0),
-      n.b.getBoolAttr(n.attrInt("select_last_index", 0) != 0));
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
+      n.b.getBoolAttr(n.attrInt("select_last_index", 0) != 0)));
 }
 
 } // namespace
@@ -109,7 +104,8 @@ void mlir::int21::onnx_import::registerReductionOps(OpImportTable &t) {
   t["ReduceL1"] = {importReduce<ReduceSumOp, Prologue::Abs>};
   t["ReduceL2"] = {importReduce<ReduceSumOp, Prologue::Square, Epilogue::Sqrt>};
   t["ReduceSumSquare"] = {importReduce<ReduceSumOp, Prologue::Square>};
-  t["ReduceLogSum"] = {importReduce<ReduceSumOp, Prologue::None, Epilogue::Log>};
+  t["ReduceLogSum"] = {
+      importReduce<ReduceSumOp, Prologue::None, Epilogue::Log>};
   t["ReduceLogSumExp"] = {
       importReduce<ReduceSumOp, Prologue::Exp, Epilogue::Log>};
   t["ArgMax"] = {importArgReduce<ArgMaxOp>};

@@ -17,13 +17,6 @@ using namespace mlir::int21::onnx_import;
 
 namespace {
 
-LogicalResult setResult(NodeImporter &n, FailureOr<Value> value) {
-  if (failed(value))
-    return failure();
-  n.setOutput(0, *value);
-  return success();
-}
-
 DenseElementsAttr i64Vector(NodeImporter &n, ArrayRef<int64_t> values,
                             bool scalar = false) {
   auto type = RankedTensorType::get(
@@ -44,7 +37,8 @@ LogicalResult importDropout(NodeImporter &n) {
     if (failed(training))
       return failure();
     if (*training != 0)
-      return n.emitError() << "training_mode=true is not supported (inference only)",
+      return n.emitError()
+                 << "training_mode=true is not supported (inference only)",
              failure();
   }
   n.setOutput(0, n.input(0));
@@ -80,8 +74,10 @@ LogicalResult importConstant(NodeImporter &n) {
   for (const onnx::AttributeProto &attr : n.node.attribute()) {
     if (attr.name() == "value_floats") {
       SmallVector<float> values(attr.floats().begin(), attr.floats().end());
-      auto type = RankedTensorType::get({(int64_t)values.size()}, b.getF32Type());
-      n.setOutput(0, n.constant(DenseElementsAttr::get(type, ArrayRef<float>(values))));
+      auto type =
+          RankedTensorType::get({(int64_t)values.size()}, b.getF32Type());
+      n.setOutput(
+          0, n.constant(DenseElementsAttr::get(type, ArrayRef<float>(values))));
       return success();
     }
   }
@@ -168,8 +164,8 @@ LogicalResult importTranspose(NodeImporter &n) {
   for (int64_t i = rank - 1; i >= 0; --i)
     reversed.push_back(i);
   SmallVector<int64_t> perm = n.attrInts("perm", reversed);
-  return setResult(
-      n, n.create<TransposeOp>(n.input(0), n.b.getDenseI64ArrayAttr(perm)));
+  return n.setResult(
+      n.create<TransposeOp>(n.input(0), n.b.getDenseI64ArrayAttr(perm)));
 }
 
 LogicalResult importReshape(NodeImporter &n) {
@@ -183,9 +179,9 @@ LogicalResult importReshape(NodeImporter &n) {
   for (auto [i, d] : llvm::enumerate(*requested)) {
     if (d == 0 && !allowZero) {
       if (static_cast<int64_t>(i) >= x.getRank())
-        return n.emitError() << "shape entry " << i
-                             << " is 0 (copy) but the input has rank "
-                             << x.getRank(),
+        return n.emitError()
+                   << "shape entry " << i
+                   << " is 0 (copy) but the input has rank " << x.getRank(),
                failure();
       d = x.getDimSize(i);
     }
@@ -208,7 +204,7 @@ LogicalResult importReshape(NodeImporter &n) {
              failure();
     shape[inferred] = x.getNumElements() / known;
   }
-  return setResult(n, n.reshape(n.input(0), shape));
+  return n.setResult(n.reshape(n.input(0), shape));
 }
 
 LogicalResult importFlatten(NodeImporter &n) {
@@ -224,7 +220,7 @@ LogicalResult importFlatten(NodeImporter &n) {
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < x.getRank(); ++d)
     (d < axis ? outer : inner) *= x.getDimSize(d);
-  return setResult(n, n.reshape(n.input(0), {outer, inner}));
+  return n.setResult(n.reshape(n.input(0), {outer, inner}));
 }
 
 /// The axes of Squeeze/Unsqueeze: an attribute before opset 13, an optional
@@ -259,7 +255,7 @@ LogicalResult importSqueeze(NodeImporter &n) {
     if (!drop)
       shape.push_back(x.getDimSize(d));
   }
-  return setResult(n, n.reshape(n.input(0), shape));
+  return n.setResult(n.reshape(n.input(0), shape));
 }
 
 LogicalResult importUnsqueeze(NodeImporter &n) {
@@ -281,7 +277,7 @@ LogicalResult importUnsqueeze(NodeImporter &n) {
   int64_t next = 0;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(inserted.test(d) ? 1 : x.getDimSize(next++));
-  return setResult(n, n.reshape(n.input(0), shape));
+  return n.setResult(n.reshape(n.input(0), shape));
 }
 
 LogicalResult importConcat(NodeImporter &n) {
@@ -290,12 +286,12 @@ LogicalResult importConcat(NodeImporter &n) {
     inputs.push_back(n.input(i));
   if (inputs.empty())
     return n.emitError() << "expects at least one input", failure();
-  FailureOr<int64_t> axis = n.normalizeAxis(
-      n.attrInt("axis", 0), cast<RankedTensorType>(inputs[0].getType()).getRank());
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", 0),
+                      cast<RankedTensorType>(inputs[0].getType()).getRank());
   if (failed(axis))
     return failure();
-  return setResult(n,
-                   n.create<ConcatOp>(inputs, n.b.getI64IntegerAttr(*axis)));
+  return n.setResult(n.create<ConcatOp>(inputs, n.b.getI64IntegerAttr(*axis)));
 }
 
 /// A slice of `x` taking [start, start + size) along `axis`, all of every
@@ -423,10 +419,9 @@ LogicalResult importSlice(NodeImporter &n) {
     outSizes[*axis] = size;
     outSteps[*axis] = step;
   }
-  return setResult(n, n.create<SliceOp>(n.input(0),
-                                        n.b.getDenseI64ArrayAttr(outStarts),
-                                        n.b.getDenseI64ArrayAttr(outSizes),
-                                        n.b.getDenseI64ArrayAttr(outSteps)));
+  return n.setResult(n.create<SliceOp>(
+      n.input(0), n.b.getDenseI64ArrayAttr(outStarts),
+      n.b.getDenseI64ArrayAttr(outSizes), n.b.getDenseI64ArrayAttr(outSteps)));
 }
 
 LogicalResult importGather(NodeImporter &n) {
@@ -434,8 +429,8 @@ LogicalResult importGather(NodeImporter &n) {
       n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
   if (failed(axis))
     return failure();
-  return setResult(n, n.create<GatherOp>(n.input(0), n.input(1),
-                                         n.b.getI64IntegerAttr(*axis)));
+  return n.setResult(
+      n.create<GatherOp>(n.input(0), n.input(1), n.b.getI64IntegerAttr(*axis)));
 }
 
 LogicalResult importExpand(NodeImporter &n) {
@@ -443,13 +438,14 @@ LogicalResult importExpand(NodeImporter &n) {
   if (failed(shape))
     return failure();
   RankedTensorType x = n.inputType(0);
-  FailureOr<SmallVector<int64_t>> result = broadcastShapes(x.getShape(), *shape);
+  FailureOr<SmallVector<int64_t>> result =
+      broadcastShapes(x.getShape(), *shape);
   if (failed(result) || failed(checkedNumElements(*result)))
     return n.emitError() << "cannot expand " << x << " to shape ["
                          << llvm::make_range(shape->begin(), shape->end())
                          << "]",
            failure();
-  return setResult(n, n.create<ExpandOp>(x.clone(*result), n.input(0)));
+  return n.setResult(n.create<ExpandOp>(x.clone(*result), n.input(0)));
 }
 
 LogicalResult importPad(NodeImporter &n) {
@@ -479,9 +475,9 @@ LogicalResult importPad(NodeImporter &n) {
   std::optional<PadMode> padMode = symbolizePadMode(mode);
   if (!padMode)
     return n.emitError() << "unknown pad mode '" << mode << "'", failure();
-  return setResult(n, n.create<PadOp>(n.input(0), n.b.getDenseI64ArrayAttr(pads),
-                                      PadModeAttr::get(n.ctx, *padMode),
-                                      n.b.getF64FloatAttr(value)));
+  return n.setResult(n.create<PadOp>(n.input(0), n.b.getDenseI64ArrayAttr(pads),
+                                     PadModeAttr::get(n.ctx, *padMode),
+                                     n.b.getF64FloatAttr(value)));
 }
 
 } // namespace
