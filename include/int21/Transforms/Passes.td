@@ -32,4 +32,22 @@ def Int21InlineFusionGroups : Pass<"int21-inline-fusion-groups", "func::FuncOp">
   }];
 }
 
+def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "func::FuncOp"> {
+  let summary = "Lower int21 ops to linalg, tensor, arith and math on tensors";
+  let description = [{
+    Rewrites every int21 op (inside fusion groups or not) into upstream ops
+    on tensors: named linalg ops where they exist (matmul, batch_matmul,
+    transpose, reduce, softmax, the convolution and pooling families), and
+    `linalg.generic` otherwise. Elementwise ops share one table-driven
+    lowering whose broadcasting becomes indexing maps. Fusion groups stay, so
+    that schedules can be applied per group afterwards. An op that cannot be
+    lowered (for instance an unsupported element type) is an error at its
+    location.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // INT21_TRANSFORMS_PASSES_TD

@@ -1,0 +1,263 @@
+//===- Elementwise.cpp - one table-driven lowering for elementwise ops ----===//
+//
+// Every op with the ElementwiseBroadcastable trait becomes a linalg.generic
+// whose indexing maps do the broadcasting; `buildScalar` is the table that
+// says what each op computes on one element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::lowering;
+
+namespace {
+
+/// Builds scalar arithmetic on values of one element type.
+struct ScalarBuilder {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+
+  bool isFloat() const { return isa<FloatType>(type); }
+  Value constant(double v) {
+    if (isFloat())
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(type, static_cast<int64_t>(v)));
+  }
+  Value add(Value x, Value y) {
+    return isFloat() ? Value(arith::AddFOp::create(b, loc, x, y))
+                     : Value(arith::AddIOp::create(b, loc, x, y));
+  }
+  Value sub(Value x, Value y) {
+    return isFloat() ? Value(arith::SubFOp::create(b, loc, x, y))
+                     : Value(arith::SubIOp::create(b, loc, x, y));
+  }
+  Value mul(Value x, Value y) {
+    return isFloat() ? Value(arith::MulFOp::create(b, loc, x, y))
+                     : Value(arith::MulIOp::create(b, loc, x, y));
+  }
+  Value div(Value x, Value y) {
+    return isFloat() ? Value(arith::DivFOp::create(b, loc, x, y))
+                     : Value(arith::DivSIOp::create(b, loc, x, y));
+  }
+  Value max(Value x, Value y) {
+    return isFloat() ? Value(arith::MaximumFOp::create(b, loc, x, y))
+                     : Value(arith::MaxSIOp::create(b, loc, x, y));
+  }
+  Value min(Value x, Value y) {
+    return isFloat() ? Value(arith::MinimumFOp::create(b, loc, x, y))
+                     : Value(arith::MinSIOp::create(b, loc, x, y));
+  }
+  /// x `pred` y, with float predicates ordered (NaN compares false).
+  Value compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip, Value x,
+                Value y) {
+    return isFloat() ? Value(arith::CmpFOp::create(b, loc, fp, x, y))
+                     : Value(arith::CmpIOp::create(b, loc, ip, x, y));
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  /// -1, 0 or 1 by the sign of x (NaN stays NaN through the selects' 0).
+  Value sign(Value x) {
+    Value zero = constant(0);
+    Value positive =
+        compare(arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt, x, zero);
+    Value negative =
+        compare(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt, x, zero);
+    return select(positive, constant(1), select(negative, constant(-1), zero));
+  }
+};
+
+/// ONNX Cast of one element from `from` to `to`.
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
+  if (from == to)
+    return x;
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(from)) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(from, 0));
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+    }
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+  }
+  // Booleans convert as 0 and 1, not as signed 1-bit values.
+  return convertScalarToDtype(b, loc, x, to,
+                              /*isUnsignedCast=*/from.isInteger(1));
+}
+
+/// What op `op` computes on one element: `args` are its operands' elements,
+/// `resultType` the result's element type. Fails for ops or types the table
+/// does not know.
+FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
+                             ValueRange args, Type resultType) {
+  Type type = args.front().getType();
+  ScalarBuilder s{b, loc, type};
+  Value x = args.front();
+  Value y = args.size() > 1 ? args[1] : Value();
+  using FP = arith::CmpFPredicate;
+  using IP = arith::CmpIPredicate;
+  return TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case([&](AddOp) { return s.add(x, y); })
+      .Case([&](SubOp) { return s.sub(x, y); })
+      .Case([&](MulOp) { return s.mul(x, y); })
+      .Case([&](DivOp) { return s.div(x, y); })
+      .Case([&](MaxOp) { return s.max(x, y); })
+      .Case([&](MinOp) { return s.min(x, y); })
+      .Case([&](PowOp) -> Value {
+        if (s.isFloat())
+          return math::PowFOp::create(b, loc, x, y);
+        return math::IPowIOp::create(b, loc, x, y);
+      })
+      .Case([&](ModOp) -> Value {
+        if (s.isFloat())
+          return arith::RemFOp::create(b, loc, x, y);
+        // The remainder takes the divisor's sign (Python's %).
+        Value r = arith::RemSIOp::create(b, loc, x, y);
+        Value zero = s.constant(0);
+        Value nonzero = s.compare(FP::ONE, IP::ne, r, zero);
+        Value rNeg = s.compare(FP::OLT, IP::slt, r, zero);
+        Value yNeg = s.compare(FP::OLT, IP::slt, y, zero);
+        Value differ = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+        Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
+        return s.select(fix, s.add(r, y), r);
+      })
+      .Case([&](AndOp) { return Value(arith::AndIOp::create(b, loc, x, y)); })
+      .Case([&](OrOp) { return Value(arith::OrIOp::create(b, loc, x, y)); })
+      .Case([&](XorOp) { return Value(arith::XOrIOp::create(b, loc, x, y)); })
+      .Case([&](NotOp) {
+        Value one = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+        return Value(arith::XOrIOp::create(b, loc, x, one));
+      })
+      .Case([&](EqualOp) { return s.compare(FP::OEQ, IP::eq, x, y); })
+      .Case([&](LessOp) { return s.compare(FP::OLT, IP::slt, x, y); })
+      .Case([&](LessEqualOp) { return s.compare(FP::OLE, IP::sle, x, y); })
+      .Case([&](GreaterOp) { return s.compare(FP::OGT, IP::sgt, x, y); })
+      .Case([&](GreaterEqualOp) { return s.compare(FP::OGE, IP::sge, x, y); })
+      .Case([&](WhereOp) { return s.select(x, y, args[2]); })
+      .Case([&](CastOp) { return castScalar(b, loc, x, type, resultType); })
+      .Case([&](AbsOp) -> Value {
+        if (s.isFloat())
+          return math::AbsFOp::create(b, loc, x);
+        return math::AbsIOp::create(b, loc, x);
+      })
+      .Case([&](NegOp) -> Value {
+        if (s.isFloat())
+          return arith::NegFOp::create(b, loc, x);
+        return s.sub(s.constant(0), x);
+      })
+      .Case([&](SignOp) { return s.sign(x); })
+      .Case([&](ReluOp) { return s.max(x, s.constant(0)); })
+      .Case([&](ExpOp) { return s.exp(x); })
+      .Case([&](LogOp) { return Value(math::LogOp::create(b, loc, x)); })
+      .Case([&](SqrtOp) { return Value(math::SqrtOp::create(b, loc, x)); })
+      .Case([&](RsqrtOp) { return Value(math::RsqrtOp::create(b, loc, x)); })
+      .Case([&](ReciprocalOp) { return s.div(s.constant(1), x); })
+      .Case([&](ErfOp) { return Value(math::ErfOp::create(b, loc, x)); })
+      .Case([&](TanhOp) { return Value(math::TanhOp::create(b, loc, x)); })
+      .Case([&](SigmoidOp) {
+        Value negExp = s.exp(arith::NegFOp::create(b, loc, x));
+        return s.div(s.constant(1), s.add(s.constant(1), negExp));
+      })
+      .Case([&](SinOp) { return Value(math::SinOp::create(b, loc, x)); })
+      .Case([&](CosOp) { return Value(math::CosOp::create(b, loc, x)); })
+      .Case([&](CeilOp) { return Value(math::CeilOp::create(b, loc, x)); })
+      .Case([&](FloorOp) { return Value(math::FloorOp::create(b, loc, x)); })
+      .Case(
+          [&](RoundOp) { return Value(math::RoundEvenOp::create(b, loc, x)); })
+      .Case([&](SoftplusOp) {
+        return Value(math::Log1pOp::create(b, loc, s.exp(x)));
+      })
+      .Case([&](HardSwishOp) {
+        Value t = s.add(s.mul(x, s.constant(1.0 / 6.0)), s.constant(0.5));
+        return s.mul(x, s.min(s.max(t, s.constant(0)), s.constant(1)));
+      })
+      .Case([&](LeakyReluOp leaky) {
+        Value alpha = s.constant(leaky.getAlpha().convertToDouble());
+        Value positive = s.compare(FP::OGE, IP::sge, x, s.constant(0));
+        return s.select(positive, x, s.mul(alpha, x));
+      })
+      .Case([&](EluOp elu) {
+        Value alpha = s.constant(elu.getAlpha().convertToDouble());
+        Value positive = s.compare(FP::OGE, IP::sge, x, s.constant(0));
+        Value expm1 = math::ExpM1Op::create(b, loc, x);
+        return s.select(positive, x, s.mul(alpha, expm1));
+      })
+      .Case([&](HardSigmoidOp hs) {
+        Value t = s.add(s.mul(s.constant(hs.getAlpha().convertToDouble()), x),
+                        s.constant(hs.getBeta().convertToDouble()));
+        return s.max(s.constant(0), s.min(s.constant(1), t));
+      })
+      .Case([&](ClipOp clip) {
+        // max with the lower bound first: with min > max every element
+        // becomes max, as ONNX says.
+        Value v = x;
+        if (clip.getMinAttr())
+          v = s.max(v, s.constant(clip.getMinAttr().getValueAsDouble()));
+        if (clip.getMaxAttr())
+          v = s.min(v, s.constant(clip.getMaxAttr().getValueAsDouble()));
+        return v;
+      })
+      .Default([](Operation *) { return failure(); });
+}
+
+struct ElementwiseToGeneric : ConversionPattern {
+  ElementwiseToGeneric(MLIRContext *ctx)
+      : ConversionPattern(
+            MatchTraitOpTypeTag(),
+            TypeID::get<int21::OpTrait::ElementwiseBroadcastable>(),
+            /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    for (Value v : operands)
+      if (!isLowerableElementType(getElementTypeOrSelf(v.getType())))
+        return rewriter.notifyMatchFailure(op, "unsigned element type");
+    if (!isLowerableElementType(resultType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "unsigned element type");
+
+    MLIRContext *ctx = op->getContext();
+    SmallVector<AffineMap> maps;
+    for (Value v : operands)
+      maps.push_back(broadcastIndexingMap(
+          ctx, cast<RankedTensorType>(v.getType()).getShape(),
+          resultType.getShape()));
+    maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
+    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                               utils::IteratorType::parallel);
+    Location loc = op->getLoc();
+    bool known = true;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, operands,
+        ValueRange{emptyTensor(rewriter, loc, resultType)}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          FailureOr<Value> r = buildScalar(op, b, l, args.drop_back(),
+                                           resultType.getElementType());
+          known = succeeded(r);
+          linalg::YieldOp::create(b, l, known ? *r : args.back());
+        });
+    if (!known) {
+      rewriter.eraseOp(generic);
+      return rewriter.notifyMatchFailure(op, "no scalar lowering");
+    }
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateElementwiseLoweringPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ElementwiseToGeneric>(patterns.getContext());
+}

@@ -1,0 +1,107 @@
+//===- LowerToLinalg.cpp - the int21-lower-to-linalg pass and helpers -----===//
+
+#include "LowerToLinalg.h"
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+namespace mlir::int21 {
+#define GEN_PASS_DEF_INT21LOWERTOLINALG
+#include "int21/Transforms/Passes.h.inc"
+} // namespace mlir::int21
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::lowering;
+
+Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                             TypedAttr value) {
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, scalar, emptyTensor(b, loc, type))
+      .getResult(0);
+}
+
+AffineMap lowering::broadcastIndexingMap(MLIRContext *ctx,
+                                         ArrayRef<int64_t> operand,
+                                         ArrayRef<int64_t> result) {
+  size_t offset = result.size() - operand.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, size] : llvm::enumerate(operand)) {
+    bool broadcast = size == 1 && result[i + offset] != 1;
+    exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                              : getAffineDimExpr(i + offset, ctx));
+  }
+  return AffineMap::get(result.size(), 0, exprs, ctx);
+}
+
+Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value value,
+                              RankedTensorType type) {
+  auto source = cast<RankedTensorType>(value.getType());
+  if (source == type)
+    return value;
+  if (type.getRank() < source.getRank())
+    if (auto reassociation = getReassociationIndicesForCollapse(
+            source.getShape(), type.getShape()))
+      return tensor::CollapseShapeOp::create(b, loc, type, value,
+                                             *reassociation);
+  if (type.getRank() > source.getRank())
+    if (auto reassociation = getReassociationIndicesForCollapse(
+            type.getShape(), source.getShape()))
+      return tensor::ExpandShapeOp::create(b, loc, type, value, *reassociation);
+  // No single collapse or expand relates the shapes: go through 1-D (or
+  // 0-D for one element).
+  int64_t count = source.getNumElements();
+  auto flatType = RankedTensorType::get(
+      count == 1 && (source.getRank() == 0 || type.getRank() == 0)
+          ? ArrayRef<int64_t>{}
+          : ArrayRef<int64_t>{count},
+      source.getElementType());
+  Value flat = value;
+  if (flatType != source) {
+    SmallVector<ReassociationIndices> all;
+    if (flatType.getRank() == 1)
+      all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, source.getRank())));
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value, all);
+  }
+  if (flatType == type)
+    return flat;
+  SmallVector<ReassociationIndices> all;
+  if (flatType.getRank() == 1)
+    all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
+  return tensor::ExpandShapeOp::create(b, loc, type, flat, all);
+}
+
+bool lowering::isLowerableElementType(Type type) {
+  if (isa<FloatType>(type))
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && integer.isSignless();
+}
+
+namespace {
+struct LowerToLinalgPass
+    : int21::impl::Int21LowerToLinalgBase<LowerToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.addIllegalDialect<Int21Dialect>();
+    target.addLegalOp<FusionGroupOp, YieldOp>();
+
+    RewritePatternSet patterns(ctx);
+    populateElementwiseLoweringPatterns(patterns);
+    populateStructuredLoweringPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,359 @@
+//===- Structured.cpp - constants, contractions, reductions, movement -----===//
+//
+// Lowerings onto named linalg ops where one fits (matmul, batch_matmul,
+// transpose, reduce, softmax) and linalg.generic where none does (matmul
+// with broadcast batch dimensions, expand, log-softmax).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::lowering;
+
+namespace {
+
+TypedAttr zeroAttr(OpBuilder &b, Type type) {
+  return cast<TypedAttr>(b.getZeroAttr(type));
+}
+
+/// Fails the match with a reason when any of `types` is not lowerable.
+LogicalResult checkElementTypes(Operation *op, TypeRange types,
+                                ConversionPatternRewriter &rewriter) {
+  for (Type t : types)
+    if (!isLowerableElementType(getElementTypeOrSelf(t)))
+      return rewriter.notifyMatchFailure(op, "unsigned element type");
+  return success();
+}
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, cast<TypedAttr>(op.getValue()));
+    return success();
+  }
+};
+
+struct MatMulLowering : OpConversionPattern<MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    Value init = filledTensor(rewriter, loc, resultType,
+                              zeroAttr(rewriter, elementType));
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    int64_t rank = resultType.getRank();
+    if (rank == 2) {
+      rewriter.replaceOp(
+          op, linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                       ValueRange{lhs, rhs}, ValueRange{init})
+                  .getResults());
+      return success();
+    }
+    if (rank == 3 && lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
+        lhsType.getDimSize(0) == rhsType.getDimSize(0)) {
+      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
+                                 rewriter, loc, TypeRange{resultType},
+                                 ValueRange{lhs, rhs}, ValueRange{init})
+                                 .getResults());
+      return success();
+    }
+    // Broadcast batch dimensions: a generic over (batch..., m, n, k).
+    MLIRContext *ctx = op.getContext();
+    ArrayRef<int64_t> batch = resultType.getShape().drop_back(2);
+    auto operandMap = [&](RankedTensorType type, AffineExpr row,
+                          AffineExpr col) {
+      AffineMap batchMap =
+          broadcastIndexingMap(ctx, type.getShape().drop_back(2), batch);
+      SmallVector<AffineExpr> exprs(batchMap.getResults());
+      exprs.push_back(row);
+      exprs.push_back(col);
+      return AffineMap::get(rank + 1, 0, exprs, ctx);
+    };
+    AffineExpr m = getAffineDimExpr(rank - 2, ctx),
+               n = getAffineDimExpr(rank - 1, ctx),
+               k = getAffineDimExpr(rank, ctx);
+    SmallVector<AffineMap> maps = {
+        operandMap(lhsType, m, k), operandMap(rhsType, k, n),
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isFloat = isa<FloatType>(elementType);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value product =
+              isFloat ? Value(arith::MulFOp::create(b, l, args[0], args[1]))
+                      : Value(arith::MulIOp::create(b, l, args[0], args[1]));
+          Value sum =
+              isFloat ? Value(arith::AddFOp::create(b, l, args[2], product))
+                      : Value(arith::AddIOp::create(b, l, args[2], product));
+          linalg::YieldOp::create(b, l, sum);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct TransposeLowering : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value init = emptyTensor(rewriter, op.getLoc(), resultType);
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                       adaptor.getInput(), init,
+                                                       op.getPerm())
+                               .getResults());
+    return success();
+  }
+};
+
+struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       reshapeTensor(rewriter, op.getLoc(), adaptor.getInput(),
+                                     cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+};
+
+struct ExpandLowering : OpConversionPattern<ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    Location loc = op.getLoc();
+    SmallVector<AffineMap> maps = {
+        broadcastIndexingMap(op.getContext(), inputType.getShape(),
+                             resultType.getShape()),
+        rewriter.getMultiDimIdentityMap(resultType.getRank())};
+    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{adaptor.getInput()},
+        ValueRange{emptyTensor(rewriter, loc, resultType)}, maps, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+
+/// The identity of a reduction: the value the accumulator starts from.
+TypedAttr reductionInit(OpBuilder &b, ReduceKind kind, Type type) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case ReduceKind::Max:
+      return b.getFloatAttr(f, APFloat::getInf(sem, /*Negative=*/true));
+    case ReduceKind::Min:
+      return b.getFloatAttr(f, APFloat::getInf(sem, /*Negative=*/false));
+    case ReduceKind::Prod:
+      return b.getFloatAttr(f, 1.0);
+    default:
+      return b.getFloatAttr(f, 0.0);
+    }
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  switch (kind) {
+  case ReduceKind::Max:
+    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
+  case ReduceKind::Min:
+    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+  case ReduceKind::Prod:
+    return b.getIntegerAttr(type, 1);
+  default:
+    return b.getIntegerAttr(type, 0);
+  }
+}
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value acc) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case ReduceKind::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, acc))
+                   : Value(arith::MaxSIOp::create(b, loc, x, acc));
+  case ReduceKind::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, acc))
+                   : Value(arith::MinSIOp::create(b, loc, x, acc));
+  case ReduceKind::Prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, x, acc))
+                   : Value(arith::MulIOp::create(b, loc, x, acc));
+  default:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, acc))
+                   : Value(arith::AddIOp::create(b, loc, x, acc));
+  }
+}
+
+/// linalg.reduce of `input` over `axes`, without the reduced dimensions.
+Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
+             ArrayRef<int64_t> axes) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(inputType.getShape()))
+    if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
+      shape.push_back(size);
+  Type elementType = inputType.getElementType();
+  auto type = RankedTensorType::get(shape, elementType);
+  Value init = filledTensor(b, loc, type, reductionInit(b, kind, elementType));
+  return linalg::ReduceOp::create(
+             b, loc, ValueRange{input}, ValueRange{init}, axes,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l,
+                                       combine(nb, l, kind, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
+/// A generic applying `fn` to every element of `input` (with `extra`
+/// operands broadcast to it), producing a tensor of `resultType`.
+Value mapElements(OpBuilder &b, Location loc, RankedTensorType resultType,
+                  ValueRange inputs,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value v : inputs)
+    maps.push_back(broadcastIndexingMap(
+        ctx, cast<RankedTensorType>(v.getType()).getShape(),
+        resultType.getShape()));
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, inputs,
+             ValueRange{emptyTensor(b, loc, resultType)}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+template <typename OpTy, ReduceKind kind>
+struct ReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    Value reduced =
+        reduce(rewriter, loc, kind, adaptor.getInput(), op.getAxes());
+    if constexpr (kind == ReduceKind::Mean) {
+      int64_t count = 1;
+      for (int64_t axis : op.getAxes())
+        count *= inputType.getDimSize(axis);
+      Type elementType = resultType.getElementType();
+      auto reducedType = cast<RankedTensorType>(reduced.getType());
+      reduced =
+          mapElements(rewriter, loc, reducedType, ValueRange{reduced},
+                      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                        if (isa<FloatType>(elementType)) {
+                          Value n = arith::ConstantOp::create(
+                              b, l, b.getFloatAttr(elementType, count));
+                          return arith::DivFOp::create(b, l, args[0], n);
+                        }
+                        Value n = arith::ConstantOp::create(
+                            b, l, b.getIntegerAttr(elementType, count));
+                        return arith::DivSIOp::create(b, l, args[0], n);
+                      });
+    }
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, reduced, resultType));
+    return success();
+  }
+};
+
+struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = emptyTensor(rewriter, op.getLoc(), type);
+    rewriter.replaceOp(
+        op, linalg::SoftmaxOp::create(rewriter, op.getLoc(), TypeRange{type},
+                                      adaptor.getInput(), init, op.getAxis())
+                .getResults());
+    return success();
+  }
+};
+
+/// log_softmax(x) = (x - max) - log(sum(exp(x - max))) along the axis.
+struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LogSoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t axis = op.getAxis();
+    SmallVector<int64_t> keptShape(type.getShape());
+    keptShape[axis] = 1;
+    auto keptType = RankedTensorType::get(keptShape, type.getElementType());
+    Value x = adaptor.getInput();
+    Value max = reshapeTensor(rewriter, loc,
+                              reduce(rewriter, loc, ReduceKind::Max, x, {axis}),
+                              keptType);
+    Value shifted =
+        mapElements(rewriter, loc, type, ValueRange{x, max},
+                    [](OpBuilder &b, Location l, ValueRange a) {
+                      return Value(arith::SubFOp::create(b, l, a[0], a[1]));
+                    });
+    Value exps = mapElements(rewriter, loc, type, ValueRange{shifted},
+                             [](OpBuilder &b, Location l, ValueRange a) {
+                               return Value(math::ExpOp::create(b, l, a[0]));
+                             });
+    Value sum = reshapeTensor(
+        rewriter, loc, reduce(rewriter, loc, ReduceKind::Sum, exps, {axis}),
+        keptType);
+    Value result =
+        mapElements(rewriter, loc, type, ValueRange{shifted, sum},
+                    [](OpBuilder &b, Location l, ValueRange a) {
+                      Value log = math::LogOp::create(b, l, a[1]);
+                      return Value(arith::SubFOp::create(b, l, a[0], log));
+                    });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateStructuredLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConstantLowering, MatMulLowering, TransposeLowering,
+               ReshapeLowering, ExpandLowering, SoftmaxLowering,
+               LogSoftmaxLowering, ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+               ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
+               ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+               ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+               ReduceLowering<ReduceProdOp, ReduceKind::Prod>>(
+      patterns.getContext());
+}

@@ -1,0 +1,201 @@
+// RUN: int21-opt %s -int21-lower-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// Elementwise ops share one lowering: a linalg.generic whose indexing maps
+// broadcast the operands (a size-1 dimension that broadcasts reads index 0).
+
+// CHECK-DAG: [[ID:#.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: [[ROW:#.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: [[COL:#.+]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @broadcast_add
+// CHECK-SAME: ([[X:%.+]]: tensor<2x3xf32>, [[B:%.+]]: tensor<3xf32>, [[C:%.+]]: tensor<2x1xf32>)
+// CHECK: [[E:%.+]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: [[R:%.+]] = linalg.generic {indexing_maps = [[[ID]], [[ROW]], [[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins([[X]], [[B]] : tensor<2x3xf32>, tensor<3xf32>) outs([[E]] : tensor<2x3xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [[[ID]], [[COL]], [[ID]]]
+// CHECK-SAME: ins([[R]], [[C]] : tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK: arith.mulf
+func.func @broadcast_add(%x: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x1xf32>) -> tensor<2x3xf32> {
+  %0 = int21.add %x, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = int21.mul %0, %c : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// Scalar bodies: integer ops use the signed arith ops; comparisons produce i1.
+// CHECK-LABEL: func.func @integer_and_compare
+// CHECK: arith.divsi
+// CHECK: arith.remsi
+// CHECK: arith.select
+// CHECK: arith.cmpi slt
+// CHECK: arith.cmpf oge
+// CHECK: arith.select
+func.func @integer_and_compare(%a: tensor<4xi64>, %b: tensor<4xi64>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xi64>, tensor<4xi1>, tensor<4xf32>) {
+  %0 = int21.div %a, %b : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %1 = int21.mod %a, %b : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %2 = int21.less %a, %b : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi1>
+  %3 = int21.greater_equal %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %4 = int21.where %3, %x, %y : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %4 : tensor<4xi64>, tensor<4xi64>, tensor<4xi1>, tensor<4xf32>
+}
+
+// -----
+
+// Unary ops with attributes and compositions.
+// CHECK-LABEL: func.func @unary
+// CHECK: math.erf
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: arith.constant 1.000000e-01 : f32
+// CHECK: arith.select
+func.func @unary(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = int21.erf %x : tensor<8xf32>
+  %1 = int21.sigmoid %x : tensor<8xf32>
+  %2 = int21.clip %x {min = 0.0, max = 6.0} : tensor<8xf32>
+  %3 = int21.leaky_relu %x {alpha = 0.1 : f32} : tensor<8xf32>
+  return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Casts follow ONNX: float to int truncates, bool converts as 0/1, anything
+// to bool is "not zero".
+// CHECK-LABEL: func.func @casts
+// CHECK: arith.fptosi
+// CHECK: arith.uitofp
+// CHECK: arith.cmpf une
+func.func @casts(%x: tensor<4xf32>, %b: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xf32>, tensor<4xi1>) {
+  %0 = int21.cast %x : tensor<4xf32> to tensor<4xi32>
+  %1 = int21.cast %b : tensor<4xi1> to tensor<4xf32>
+  %2 = int21.cast %x : tensor<4xf32> to tensor<4xi1>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Constants keep their attribute, weight blobs included.
+// CHECK-LABEL: func.func @constants
+// CHECK: arith.constant dense<[1, 2]> : tensor<2xi64>
+// CHECK: arith.constant dense_resource<blob> : tensor<4xf32>
+func.func @constants() -> (tensor<2xi64>, tensor<4xf32>) {
+  %0 = int21.constant dense<[1, 2]> : tensor<2xi64>
+  %1 = int21.constant dense_resource<blob> : tensor<4xf32>
+  return %0, %1 : tensor<2xi64>, tensor<4xf32>
+}
+
+// -----
+
+// Matmul: 2-D is linalg.matmul, equal batches linalg.batch_matmul, both into
+// a zero-filled init.
+// CHECK-LABEL: func.func @matmuls
+// CHECK: [[Z:%.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: [[F:%.+]] = linalg.fill ins([[Z]] : f32) outs({{.*}} : tensor<4x2xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>) outs([[F]] : tensor<4x2xf32>)
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<3x4x8xf32>, tensor<3x8x2xf32>)
+func.func @matmuls(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<3x4x8xf32>, %d: tensor<3x8x2xf32>) -> (tensor<4x2xf32>, tensor<3x4x2xf32>) {
+  %0 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  %1 = int21.matmul %c, %d : (tensor<3x4x8xf32>, tensor<3x8x2xf32>) -> tensor<3x4x2xf32>
+  return %0, %1 : tensor<4x2xf32>, tensor<3x4x2xf32>
+}
+
+// -----
+
+// Broadcast batch dimensions: a generic over (batch, m, n, k).
+// CHECK-DAG: [[LHS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
+// CHECK-DAG: [[RHS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
+// CHECK-DAG: [[OUT:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @matmul_broadcast
+// CHECK: linalg.generic {indexing_maps = [[[LHS]], [[RHS]], [[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @matmul_broadcast(%a: tensor<2x1x4x8xf32>, %b: tensor<3x8x5xf32>) -> tensor<2x3x4x5xf32> {
+  %0 = int21.matmul %a, %b : (tensor<2x1x4x8xf32>, tensor<3x8x5xf32>) -> tensor<2x3x4x5xf32>
+  return %0 : tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// Data movement: transpose, reshapes through collapse/expand, expand as a
+// broadcasting generic.
+// CHECK-LABEL: func.func @movement
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : tensor<2x3x4xf32> into tensor<24xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [4, 6] : tensor<24xf32> into tensor<4x6xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<3x1xf32>) outs(%{{.*}} : tensor<2x3x4xf32>)
+func.func @movement(%x: tensor<2x3x4xf32>, %y: tensor<2x12xf32>, %z: tensor<3x1xf32>) -> (tensor<4x2x3xf32>, tensor<6x4xf32>, tensor<2x3x4xf32>, tensor<4x6xf32>, tensor<2x3x4xf32>) {
+  %0 = int21.transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %1 = int21.reshape %x : tensor<2x3x4xf32> to tensor<6x4xf32>
+  %2 = int21.reshape %y : tensor<2x12xf32> to tensor<2x3x4xf32>
+  %3 = int21.reshape %x : tensor<2x3x4xf32> to tensor<4x6xf32>
+  %4 = int21.expand %z : tensor<3x1xf32> to tensor<2x3x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<4x2x3xf32>, tensor<6x4xf32>, tensor<2x3x4xf32>, tensor<4x6xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// Reductions: linalg.reduce from the reduction's identity; the mean divides
+// by the reduced element count; keepdims expands the result back.
+// CHECK-LABEL: func.func @reductions
+// CHECK: [[NEG_INF:%.+]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins([[NEG_INF]] : f32)
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2xf32>) dimensions = [1, 2]
+// CHECK: arith.maximumf
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2x4xf32>) dimensions = [1]
+// CHECK: arith.addf
+// CHECK: arith.constant 3.000000e+00 : f32
+// CHECK: arith.divf
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [2, 1, 4] : tensor<2x4xf32> into tensor<2x1x4xf32>
+func.func @reductions(%x: tensor<2x3x4xf32>) -> (tensor<2xf32>, tensor<2x1x4xf32>) {
+  %0 = int21.reduce_max %x {axes = array<i64: 1, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2xf32>
+  %1 = int21.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  return %0, %1 : tensor<2xf32>, tensor<2x1x4xf32>
+}
+
+// -----
+
+// Softmax is linalg.softmax; log-softmax is max, shift, exp, sum, log.
+// CHECK-LABEL: func.func @softmaxes
+// CHECK: linalg.softmax dimension(1) ins(%{{.*}} : tensor<4x10xf32>) outs(%{{.*}} : tensor<4x10xf32>) -> tensor<4x10xf32>
+// CHECK: linalg.reduce
+// CHECK: arith.maximumf
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: linalg.reduce
+// CHECK: math.log
+func.func @softmaxes(%x: tensor<4x10xf32>) -> (tensor<4x10xf32>, tensor<4x10xf32>) {
+  %0 = int21.softmax %x {axis = 1 : i64} : tensor<4x10xf32>
+  %1 = int21.log_softmax %x {axis = 1 : i64} : tensor<4x10xf32>
+  return %0, %1 : tensor<4x10xf32>, tensor<4x10xf32>
+}
+
+// -----
+
+// Fusion groups stay; their bodies are lowered.
+// CHECK-LABEL: func.func @in_group
+// CHECK: int21.fusion_group {
+// CHECK: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: int21.yield
+func.func @in_group(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %0 = int21.fusion_group {
+    %1 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+    %2 = int21.relu %1 : tensor<4x2xf32>
+    int21.yield %2 : tensor<4x2xf32>
+  } : tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// Unsigned element types are not lowered: the op is reported where it is.
+func.func @unsigned(%a: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{failed to legalize operation 'int21.add' that was explicitly marked illegal}}
+  %0 = int21.add %a, %a : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
