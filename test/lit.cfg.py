@@ -26,12 +26,24 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.int21_tools_dir, config.llvm_tools_dir]
-tools = ["int21-opt", "FileCheck", "not", "count"]
+tools = ["int21-opt", "FileCheck", "not", "count", "mlir-runner"]
 optional = ["int21-compile"]
 for name in optional:
     if os.path.exists(os.path.join(config.int21_tools_dir, name)):
         tools.append(name)
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Runtime libraries for tests that run lowered IR with mlir-runner.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(
+    (
+        "%mlir_runner_libs",
+        ",".join(
+            os.path.join(llvm_lib_dir, lib)
+            for lib in ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"]
+        ),
+    )
+)
 
 # Features tests can REQUIRE.
 if os.path.isdir(os.path.join(config.int21_src_root, "..", "shared", "models")):
