@@ -2,11 +2,13 @@
 
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
+#include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,7 +21,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class EmitKind { Int21 };
+enum class EmitKind { Int21, Linalg };
 
 /// `text` with control characters (from corrupt names) made visible, so that
 /// every diagnostic stays on one line.
@@ -65,7 +67,10 @@ int main(int argc, char **argv) {
   cl::opt<EmitKind> emit(
       "emit", cl::desc("What to produce"), cl::init(EmitKind::Int21),
       cl::values(clEnumValN(EmitKind::Int21, "int21",
-                            "the imported model in the int21 dialect")),
+                            "the imported model in the int21 dialect"),
+                 clEnumValN(EmitKind::Linalg, "linalg",
+                            "fusion groups lowered to linalg on tensors "
+                            "(the int21-to-linalg pipeline)")),
       cl::cat(category));
   cl::list<std::string> inputShapes(
       "input-shape",
@@ -183,6 +188,15 @@ int main(int argc, char **argv) {
                      << ": import failed\n";
       failedAny = true;
       continue;
+    }
+    if (emit == EmitKind::Linalg) {
+      TimingScope lowerTimer = rootTimer.nest(StringRef("lower to linalg"));
+      PassManager pm(&context);
+      int21::buildInt21ToLinalgPipeline(pm);
+      if (failed(pm.run(**module))) {
+        failedAny = true;
+        continue;
+      }
     }
     TimingScope printTimer = rootTimer.nest(StringRef("print"));
     (**module)->print(output->os(), flags);

@@ -12,6 +12,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::int21::registerInt21Passes();
+  mlir::int21::registerInt21Pipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

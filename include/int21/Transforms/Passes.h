@@ -19,6 +19,14 @@ namespace mlir::int21 {
 #define GEN_PASS_REGISTRATION
 #include "int21/Transforms/Passes.h.inc"
 
+/// The default path from imported int21 to linalg on tensors: canonicalise
+/// (folding shape arithmetic), form fusion groups, lower to linalg.
+void buildInt21ToLinalgPipeline(OpPassManager &pm);
+
+/// Registers the pipelines above with the pass registry (as
+/// `int21-to-linalg`) so that int21-opt can run them.
+void registerInt21Pipelines();
+
 } // namespace mlir::int21
 
 #endif // INT21_TRANSFORMS_PASSES_H

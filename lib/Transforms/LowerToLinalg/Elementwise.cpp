@@ -220,12 +220,9 @@ struct ElementwiseToGeneric : ConversionPattern {
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    for (Value v : operands)
-      if (!isLowerableElementType(getElementTypeOrSelf(v.getType())))
-        return rewriter.notifyMatchFailure(op, "unsigned element type");
-    if (!isLowerableElementType(resultType.getElementType()))
-      return rewriter.notifyMatchFailure(op, "unsigned element type");
-
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)) ||
+        failed(checkElementTypes(op, op->getResultTypes(), rewriter)))
+      return failure();
     MLIRContext *ctx = op->getContext();
     SmallVector<AffineMap> maps;
     for (Value v : operands)

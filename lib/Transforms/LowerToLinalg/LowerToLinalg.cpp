@@ -85,6 +85,14 @@ bool lowering::isLowerableElementType(Type type) {
   return integer && integer.isSignless();
 }
 
+LogicalResult lowering::checkElementTypes(Operation *op, TypeRange types,
+                                          ConversionPatternRewriter &rewriter) {
+  for (Type t : types)
+    if (!isLowerableElementType(getElementTypeOrSelf(t)))
+      return rewriter.notifyMatchFailure(op, "unsupported element type");
+  return success();
+}
+
 namespace {
 struct LowerToLinalgPass
     : int21::impl::Int21LowerToLinalgBase<LowerToLinalgPass> {
@@ -99,6 +107,9 @@ struct LowerToLinalgPass
     RewritePatternSet patterns(ctx);
     populateElementwiseLoweringPatterns(patterns);
     populateStructuredLoweringPatterns(patterns);
+    populateNNLoweringPatterns(patterns);
+    populateNormalizationLoweringPatterns(patterns);
+    populateDataMovementLoweringPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

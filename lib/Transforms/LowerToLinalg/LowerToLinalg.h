@@ -39,8 +39,16 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value,
 /// signless integers; ops on unsigned integers are reported, not lowered.
 bool isLowerableElementType(Type type);
 
+/// Fails the match of `op`, saying why, when any of `types` has an element
+/// type the lowering does not handle.
+LogicalResult checkElementTypes(Operation *op, TypeRange types,
+                                ConversionPatternRewriter &rewriter);
+
 void populateElementwiseLoweringPatterns(RewritePatternSet &patterns);
 void populateStructuredLoweringPatterns(RewritePatternSet &patterns);
+void populateNNLoweringPatterns(RewritePatternSet &patterns);
+void populateNormalizationLoweringPatterns(RewritePatternSet &patterns);
+void populateDataMovementLoweringPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::int21::lowering
 

@@ -21,15 +21,6 @@ TypedAttr zeroAttr(OpBuilder &b, Type type) {
   return cast<TypedAttr>(b.getZeroAttr(type));
 }
 
-/// Fails the match with a reason when any of `types` is not lowerable.
-LogicalResult checkElementTypes(Operation *op, TypeRange types,
-                                ConversionPatternRewriter &rewriter) {
-  for (Type t : types)
-    if (!isLowerableElementType(getElementTypeOrSelf(t)))
-      return rewriter.notifyMatchFailure(op, "unsigned element type");
-  return success();
-}
-
 struct ConstantLowering : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -1,0 +1,282 @@
+//===- DataMovement.cpp - slice, concat, gather and pad -------------------===//
+//
+// Lowerings onto the tensor dialect where it has the op (extract_slice,
+// concat, pad) and onto linalg.generic where indices are computed: negative
+// slice steps, gathers and the non-constant pad modes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::lowering;
+
+namespace {
+
+using utils::IteratorType;
+
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
+  return llvm::map_to_vector(
+      values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
+}
+
+/// A parallel generic producing `type` from `inputs` (read through `maps`);
+/// `body` gets the builder, location and the input elements.
+Value parallelGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+    ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(b.getMultiDimIdentityMap(rank));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, emptyTensor(b, loc, type),
+             allMaps, SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+struct SliceLowering : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> starts = op.getStarts(), sizes = op.getSizes(),
+                      steps = op.getSteps();
+    int64_t rank = resultType.getRank();
+    if (static_cast<int64_t>(starts.size()) != rank ||
+        static_cast<int64_t>(sizes.size()) != rank ||
+        static_cast<int64_t>(steps.size()) != rank ||
+        llvm::is_contained(steps, 0))
+      return rewriter.notifyMatchFailure(op, "malformed slice");
+    Location loc = op.getLoc();
+    if (llvm::all_of(steps, [](int64_t s) { return s > 0; })) {
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, resultType, adaptor.getInput(), indexAttrs(rewriter, starts),
+          indexAttrs(rewriter, sizes), indexAttrs(rewriter, steps));
+      return success();
+    }
+    // Element j of dimension d reads starts[d] + j * steps[d]: an affine
+    // indexing map, whatever the sign of the step.
+    MLIRContext *ctx = op.getContext();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(getAffineDimExpr(d, ctx) * steps[d] + starts[d]);
+    rewriter.replaceOp(
+        op, parallelGeneric(rewriter, loc, resultType, adaptor.getInput(),
+                            AffineMap::get(rank, 0, exprs, ctx),
+                            [](OpBuilder &, Location, ValueRange args) {
+                              return args[0];
+                            }));
+    return success();
+  }
+};
+
+struct ConcatLowering : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t rank = resultType.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    if (adaptor.getInputs().size() == 1) {
+      rewriter.replaceOp(op, adaptor.getInputs().front());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
+        op, resultType, static_cast<uint64_t>(axis), adaptor.getInputs());
+    return success();
+  }
+};
+
+/// result[i..., j..., k...] = data[i..., norm(indices[j...]), k...], where
+/// norm adds the axis size to a negative index.
+struct GatherLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Value data = adaptor.getData();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t rank = dataType.getRank(), q = indicesType.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank || resultType.getRank() != rank - 1 + q)
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axisSize = dataType.getDimSize(axis);
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t j = 0; j < q; ++j)
+      indexExprs.push_back(getAffineDimExpr(axis + j, ctx));
+    Value result = parallelGeneric(
+        rewriter, loc, resultType, adaptor.getIndices(),
+        AffineMap::get(resultType.getRank(), 0, indexExprs, ctx),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Type indexType = b.getIndexType();
+          Value index = arith::IndexCastOp::create(b, l, indexType, args[0]);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+          Value negative = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, index, zero);
+          index = arith::SelectOp::create(
+              b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < axis; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d));
+          at.push_back(index);
+          for (int64_t d = axis + 1; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, l, d + q - 1));
+          return tensor::ExtractOp::create(b, l, data, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The index into a dimension of `size` that output index `index` reads in
+/// `mode`, for a begin pad of `low` (which may be negative: a crop).
+Value sourceIndex(OpBuilder &b, Location loc, PadMode mode, Value index,
+                  int64_t low, int64_t size) {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value i = arith::SubIOp::create(b, loc, index, constant(low));
+  // The non-negative remainder of i by `period`.
+  auto positiveRem = [&](int64_t period) -> Value {
+    Value p = constant(period);
+    Value r = arith::RemSIOp::create(b, loc, i, p);
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r,
+                                           constant(0));
+    return arith::SelectOp::create(b, loc, negative,
+                                   arith::AddIOp::create(b, loc, r, p), r);
+  };
+  switch (mode) {
+  case PadMode::Edge:
+    return arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, i, constant(size - 1)),
+        constant(0));
+  case PadMode::Wrap:
+    return positiveRem(size);
+  case PadMode::Reflect: {
+    if (size == 1)
+      return constant(0);
+    // Reflection is periodic with period 2 * (size - 1).
+    int64_t period = 2 * (size - 1);
+    Value r = positiveRem(period);
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r,
+                                         constant(size));
+    return arith::SelectOp::create(
+        b, loc, inside, r, arith::SubIOp::create(b, loc, constant(period), r));
+  }
+  case PadMode::Constant:
+    break;
+  }
+  return i;
+}
+
+struct PadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = inputType.getElementType();
+    int64_t rank = inputType.getRank();
+    ArrayRef<int64_t> pads = op.getPads();
+    if (static_cast<int64_t>(pads.size()) != 2 * rank)
+      return rewriter.notifyMatchFailure(op, "expects 2 * rank pads");
+    ArrayRef<int64_t> low = pads.take_front(rank), high = pads.drop_front(rank);
+    PadMode mode = op.getMode();
+
+    if (mode != PadMode::Constant) {
+      if (inputType.getNumElements() == 0)
+        return rewriter.notifyMatchFailure(op, "cannot extend an empty tensor");
+      Value result = parallelGeneric(
+          rewriter, loc, resultType, ValueRange{}, {},
+          [&](OpBuilder &b, Location l, ValueRange) -> Value {
+            SmallVector<Value> at;
+            for (int64_t d = 0; d < rank; ++d) {
+              Value index = linalg::IndexOp::create(b, l, d);
+              at.push_back(low[d] == 0 && high[d] == 0
+                               ? index
+                               : sourceIndex(b, l, mode, index, low[d],
+                                             inputType.getDimSize(d)));
+            }
+            return tensor::ExtractOp::create(b, l, input, at);
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+
+    // Constant mode: crop the negative pads, then tensor.pad the others.
+    if (llvm::any_of(pads, [](int64_t p) { return p < 0; })) {
+      SmallVector<int64_t> offsets, sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t cropLow = std::max<int64_t>(-low[d], 0);
+        int64_t cropHigh = std::max<int64_t>(-high[d], 0);
+        offsets.push_back(cropLow);
+        sizes.push_back(
+            std::max<int64_t>(inputType.getDimSize(d) - cropLow - cropHigh, 0));
+      }
+      input = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(sizes, elementType), input,
+          indexAttrs(rewriter, offsets), indexAttrs(rewriter, sizes),
+          indexAttrs(rewriter, SmallVector<int64_t>(rank, 1)));
+    }
+    if (llvm::any_of(pads, [](int64_t p) { return p > 0; })) {
+      double value = op.getValue().convertToDouble();
+      TypedAttr padAttr;
+      if (isa<FloatType>(elementType))
+        padAttr = rewriter.getFloatAttr(elementType, value);
+      else if (elementType.isInteger(1))
+        padAttr = rewriter.getIntegerAttr(elementType, value != 0.0);
+      else
+        padAttr =
+            rewriter.getIntegerAttr(elementType, static_cast<int64_t>(value));
+      Value scalar = arith::ConstantOp::create(rewriter, loc, padAttr);
+      auto clamp = [&](ArrayRef<int64_t> p) {
+        return indexAttrs(rewriter, llvm::map_to_vector(p, [](int64_t v) {
+                            return std::max<int64_t>(v, 0);
+                          }));
+      };
+      input = tensor::PadOp::create(rewriter, loc, resultType, input,
+                                    clamp(low), clamp(high), scalar);
+    }
+    rewriter.replaceOp(op, input);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateDataMovementLoweringPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<SliceLowering, ConcatLowering, GatherLowering, PadLowering>(
+      patterns.getContext());
+}

@@ -1,0 +1,464 @@
+//===- NN.cpp - convolution and pooling -----------------------------------===//
+//
+// 2-D convolutions and pools become the named NCHW linalg ops (after a
+// tensor.pad); other ranks and transposed convolutions become
+// linalg.generic. Biases initialise the accumulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::lowering;
+
+namespace {
+
+using utils::IteratorType;
+
+TypedAttr floatAttr(Type type, double value) {
+  return FloatAttr::get(type, value);
+}
+
+TypedAttr infAttr(Type type, bool negative) {
+  auto f = cast<FloatType>(type);
+  return FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), negative));
+}
+
+/// `value` padded with `padValue` by `low`/`high` on its trailing dimensions
+/// (the leading ones get none); `value` itself when nothing is padded.
+Value padTrailing(OpBuilder &b, Location loc, Value value,
+                  ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                  TypedAttr padValue) {
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t lead = type.getRank() - low.size();
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<OpFoldResult> lows(lead, b.getIndexAttr(0)),
+      highs(lead, b.getIndexAttr(0));
+  for (auto [i, lo, hi] : llvm::enumerate(low, high)) {
+    shape[lead + i] += lo + hi;
+    lows.push_back(b.getIndexAttr(lo));
+    highs.push_back(b.getIndexAttr(hi));
+  }
+  Value scalar = arith::ConstantOp::create(b, loc, padValue);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value, lows,
+      highs, scalar);
+}
+
+SmallVector<AffineExpr> dims(MLIRContext *ctx, int64_t from, int64_t count) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < count; ++i)
+    exprs.push_back(getAffineDimExpr(from + i, ctx));
+  return exprs;
+}
+
+/// A tensor of `type` whose element at each point is `input` read through
+/// `map`.
+Value copyGeneric(OpBuilder &b, Location loc, RankedTensorType type,
+                  Value input, AffineMap map) {
+  int64_t rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, input, emptyTensor(b, loc, type),
+             SmallVector<AffineMap>{map, b.getMultiDimIdentityMap(rank)},
+             SmallVector<IteratorType>(rank, IteratorType::parallel),
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// The output accumulator of a convolution: the bias broadcast along the
+/// channel dimension (1), or zeros without one.
+Value convInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias) {
+  if (!bias)
+    return filledTensor(b, loc, type, floatAttr(type.getElementType(), 0.0));
+  return copyGeneric(
+      b, loc, type, bias,
+      AffineMap::get(type.getRank(), 0, getAffineDimExpr(1, b.getContext())));
+}
+
+/// Grouped N-D convolution as a linalg.generic over
+/// (n, g, f, o..., c, k...): input [N, G, C, D...], weight [G, F, C, K...],
+/// init [N, G, F, O...].
+Value genericGroupedConv(OpBuilder &b, Location loc, Value input, Value weight,
+                         Value init, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  int64_t k = strides.size();
+  int64_t numDims = 4 + 2 * k;
+  AffineExpr n = getAffineDimExpr(0, ctx), g = getAffineDimExpr(1, ctx),
+             f = getAffineDimExpr(2, ctx), c = getAffineDimExpr(3 + k, ctx);
+  SmallVector<AffineExpr> inputExprs = {n, g, c}, weightExprs = {g, f, c},
+                          outputExprs = {n, g, f};
+  for (int64_t i = 0; i < k; ++i) {
+    AffineExpr o = getAffineDimExpr(3 + i, ctx);
+    AffineExpr kk = getAffineDimExpr(4 + k + i, ctx);
+    inputExprs.push_back(o * strides[i] + kk * dilations[i]);
+    weightExprs.push_back(kk);
+    outputExprs.push_back(o);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, inputExprs, ctx),
+                                 AffineMap::get(numDims, 0, weightExprs, ctx),
+                                 AffineMap::get(numDims, 0, outputExprs, ctx)};
+  SmallVector<IteratorType> iterators(3 + k, IteratorType::parallel);
+  iterators.append(1 + k, IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{input, weight},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               Value product = arith::MulFOp::create(nb, l, args[0], args[1]);
+               linalg::YieldOp::create(
+                   nb, l,
+                   Value(arith::AddFOp::create(nb, l, args[2], product)));
+             })
+      .getResult(0);
+}
+
+/// `value` with dimension `dim` (of size G * rest) split into [G, rest].
+Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t dim,
+                  int64_t groups) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= groups;
+  shape.insert(shape.begin() + dim, groups);
+  return reshapeTensor(b, loc, value,
+                       RankedTensorType::get(shape, type.getElementType()));
+}
+
+/// Whether every per-dimension attribute has `k` entries and `pads` 2k.
+bool hasWindowSizes(int64_t k, ArrayRef<ArrayRef<int64_t>> perDim,
+                    ArrayRef<int64_t> pads) {
+  return k >= 1 && static_cast<int64_t>(pads.size()) == 2 * k &&
+         llvm::all_of(perDim, [&](ArrayRef<int64_t> a) {
+           return static_cast<int64_t>(a.size()) == k;
+         });
+}
+
+/// The strides and dilations attributes of the named 2-D linalg ops.
+SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> dilations) {
+  return {b.getNamedAttr("strides", b.getI64TensorAttr(strides)),
+          b.getNamedAttr("dilations", b.getI64TensorAttr(dilations))};
+}
+
+struct ConvLowering : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t k = inputType.getRank() - 2;
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+                      pads = op.getPads();
+    int64_t group = op.getGroup();
+    int64_t channels = inputType.getDimSize(1),
+            filters = weightType.getDimSize(0);
+    if (!hasWindowSizes(k, {strides, dilations}, pads) ||
+        llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+      return rewriter.notifyMatchFailure(op, "unsupported strides or pads");
+    if (group < 1 || channels % group || filters % group)
+      return rewriter.notifyMatchFailure(op, "channels not divisible by group");
+
+    Type elementType = resultType.getElementType();
+    Value input =
+        padTrailing(rewriter, loc, adaptor.getInput(), pads.take_front(k),
+                    pads.drop_front(k), floatAttr(elementType, 0.0));
+    Value weight = adaptor.getWeight();
+    Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
+
+    if (k == 2) {
+      auto attrs = windowAttrs(rewriter, strides, dilations);
+      if (group == 1) {
+        rewriter.replaceOp(op, linalg::Conv2DNchwFchwOp::create(
+                                   rewriter, loc, TypeRange{resultType},
+                                   ValueRange{input, weight}, init, attrs)
+                                   .getResults());
+        return success();
+      }
+      if (group == channels && filters == channels) {
+        // Depthwise: the weight [C, 1, KH, KW] drops its unit dimension.
+        auto depthwiseType = RankedTensorType::get(
+            {filters, weightType.getDimSize(2), weightType.getDimSize(3)},
+            elementType);
+        weight = reshapeTensor(rewriter, loc, weight, depthwiseType);
+        rewriter.replaceOp(op, linalg::DepthwiseConv2DNchwChwOp::create(
+                                   rewriter, loc, TypeRange{resultType},
+                                   ValueRange{input, weight}, init, attrs)
+                                   .getResults());
+        return success();
+      }
+    }
+    // Grouped: split the channel dimensions into [G, C / G].
+    input = splitGroups(rewriter, loc, input, 1, group);
+    weight = splitGroups(rewriter, loc, weight, 0, group);
+    init = splitGroups(rewriter, loc, init, 1, group);
+    Value conv = k == 2 ? linalg::Conv2DNgchwGfchwOp::create(
+                              rewriter, loc, TypeRange{init.getType()},
+                              ValueRange{input, weight}, init,
+                              windowAttrs(rewriter, strides, dilations))
+                              .getResult(0)
+                        : genericGroupedConv(rewriter, loc, input, weight, init,
+                                             strides, dilations);
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, conv, resultType));
+    return success();
+  }
+};
+
+/// A transposed convolution is a stride-1 convolution of the input with
+/// stride - 1 zeros inserted between elements, padded by
+/// dilation * (K - 1) - pad (cropped where negative), with the kernel
+/// flipped and its channel dimensions swapped.
+struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    int64_t k = inputType.getRank() - 2;
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+                      pads = op.getPads(),
+                      outputPadding = op.getOutputPadding();
+    int64_t group = op.getGroup();
+    int64_t channels = inputType.getDimSize(1);
+    if (!hasWindowSizes(k, {strides, dilations, outputPadding}, pads) ||
+        llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+      return rewriter.notifyMatchFailure(op, "unsupported strides or pads");
+    if (group < 1 || channels % group || weightType.getDimSize(0) != channels)
+      return rewriter.notifyMatchFailure(op, "channels not divisible by group");
+
+    // Zero-insert and pad the input in one insert_slice into zeros.
+    SmallVector<int64_t> paddedShape(inputType.getShape().take_front(2));
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)), sizes,
+        insertStrides(2, rewriter.getIndexAttr(1)),
+        cropOffsets(2, rewriter.getIndexAttr(0)), cropSizes;
+    SmallVector<int64_t> cropShape(paddedShape);
+    bool crop = false;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t span = dilations[i] * (weightType.getDimSize(2 + i) - 1);
+      int64_t low = span - pads[i];
+      int64_t high = span - pads[k + i] + outputPadding[i];
+      int64_t dilated = (inputType.getDimSize(2 + i) - 1) * strides[i] + 1;
+      int64_t total =
+          std::max<int64_t>(low, 0) + dilated + std::max<int64_t>(high, 0);
+      paddedShape.push_back(total);
+      offsets.push_back(rewriter.getIndexAttr(std::max<int64_t>(low, 0)));
+      insertStrides.push_back(rewriter.getIndexAttr(strides[i]));
+      int64_t cropLow = std::max<int64_t>(-low, 0);
+      int64_t cropHigh = std::max<int64_t>(-high, 0);
+      crop |= cropLow || cropHigh;
+      cropOffsets.push_back(rewriter.getIndexAttr(cropLow));
+      cropShape.push_back(total - cropLow - cropHigh);
+    }
+    for (int64_t size : inputType.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    for (int64_t size : cropShape)
+      cropSizes.push_back(rewriter.getIndexAttr(size));
+    Value zeros = filledTensor(rewriter, loc,
+                               RankedTensorType::get(paddedShape, elementType),
+                               floatAttr(elementType, 0.0));
+    Value input =
+        tensor::InsertSliceOp::create(rewriter, loc, adaptor.getInput(), zeros,
+                                      offsets, sizes, insertStrides);
+    if (crop)
+      input = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(cropShape, elementType), input,
+          cropOffsets, cropSizes,
+          SmallVector<OpFoldResult>(k + 2, rewriter.getIndexAttr(1)));
+
+    // Weight [G * C, F, K...] -> flipped [G, F, C, K...].
+    int64_t groupChannels = channels / group;
+    SmallVector<int64_t> flippedShape = {group, weightType.getDimSize(1),
+                                         groupChannels};
+    SmallVector<AffineExpr> weightExprs = {
+        getAffineDimExpr(0, ctx) * groupChannels + getAffineDimExpr(2, ctx),
+        getAffineDimExpr(1, ctx)};
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t size = weightType.getDimSize(2 + i);
+      flippedShape.push_back(size);
+      weightExprs.push_back(size - 1 - getAffineDimExpr(3 + i, ctx));
+    }
+    Value weight = copyGeneric(
+        rewriter, loc, RankedTensorType::get(flippedShape, elementType),
+        adaptor.getWeight(), AffineMap::get(k + 3, 0, weightExprs, ctx));
+
+    Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
+    Value conv = genericGroupedConv(
+        rewriter, loc, splitGroups(rewriter, loc, input, 1, group), weight,
+        splitGroups(rewriter, loc, init, 1, group), SmallVector<int64_t>(k, 1),
+        dilations);
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, conv, resultType));
+    return success();
+  }
+};
+
+template <typename OpTy, bool isMax>
+struct PoolLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    int64_t k = inputType.getRank() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape(), strides = op.getStrides(),
+                      dilations = op.getDilations(), pads = op.getPads();
+    if (!hasWindowSizes(k, {kernel, strides, dilations}, pads) ||
+        llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+      return rewriter.notifyMatchFailure(op, "unsupported kernel or pads");
+
+    // Windows of ceil_mode that run past the padded input read extra
+    // padding at the end.
+    SmallVector<int64_t> low(pads.take_front(k)), high(pads.drop_front(k));
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t padded = inputType.getDimSize(2 + i) + low[i] + high[i];
+      int64_t needed = (resultType.getDimSize(2 + i) - 1) * strides[i] +
+                       dilations[i] * (kernel[i] - 1) + 1;
+      high[i] += std::max<int64_t>(needed - padded, 0);
+    }
+    TypedAttr padValue = isMax ? infAttr(elementType, /*negative=*/true)
+                               : floatAttr(elementType, 0.0);
+    Value input =
+        padTrailing(rewriter, loc, adaptor.getInput(), low, high, padValue);
+    Value init = filledTensor(rewriter, loc, resultType, padValue);
+    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elementType);
+
+    Value pooled;
+    if (k == 2) {
+      auto attrs = windowAttrs(rewriter, strides, dilations);
+      SmallVector<Value> ins = {input, window};
+      pooled = isMax
+                   ? linalg::PoolingNchwMaxOp::create(
+                         rewriter, loc, TypeRange{resultType}, ins, init, attrs)
+                         .getResult(0)
+                   : linalg::PoolingNchwSumOp::create(
+                         rewriter, loc, TypeRange{resultType}, ins, init, attrs)
+                         .getResult(0);
+    } else {
+      // (n, c, o..., k...): the window operand only gives k its range.
+      int64_t numDims = 2 + 2 * k;
+      SmallVector<AffineExpr> inputExprs = dims(ctx, 0, 2);
+      for (int64_t i = 0; i < k; ++i)
+        inputExprs.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
+                             getAffineDimExpr(2 + k + i, ctx) * dilations[i]);
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(numDims, 0, inputExprs, ctx),
+          AffineMap::get(numDims, 0, dims(ctx, 2 + k, k), ctx),
+          AffineMap::get(numDims, 0, dims(ctx, 0, 2 + k), ctx)};
+      SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
+      iterators.append(k, IteratorType::reduction);
+      pooled =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{resultType}, ValueRange{input, window},
+              init, maps, iterators,
+              [](OpBuilder &nb, Location l, ValueRange args) {
+                Value r =
+                    isMax
+                        ? Value(arith::MaximumFOp::create(nb, l, args[0],
+                                                          args[2]))
+                        : Value(arith::AddFOp::create(nb, l, args[0], args[2]));
+                linalg::YieldOp::create(nb, l, r);
+              })
+              .getResult(0);
+    }
+    if constexpr (!isMax)
+      pooled = divideByCount(rewriter, loc, op, pooled, inputType, low);
+    rewriter.replaceOp(op, pooled);
+    return success();
+  }
+
+  /// Divides window sums by the number of elements each window covers: the
+  /// input plus its explicit pads with count_include_pad, the input alone
+  /// otherwise; never the extra ceil_mode padding.
+  Value divideByCount(OpBuilder &b, Location loc, OpTy op, Value sums,
+                      RankedTensorType inputType, ArrayRef<int64_t> low) const {
+    auto resultType = cast<RankedTensorType>(sums.getType());
+    Type elementType = resultType.getElementType();
+    int64_t k = low.size();
+    ArrayRef<int64_t> kernel = op.getKernelShape(), strides = op.getStrides(),
+                      dilations = op.getDilations(), pads = op.getPads();
+    bool includePad = op.getCountIncludePad();
+    ArrayRef<int64_t> spatial = resultType.getShape().drop_front(2);
+    SmallVector<SmallVector<int64_t>> perDim(k);
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t size = inputType.getDimSize(2 + i);
+      int64_t begin = includePad ? 0 : low[i];
+      int64_t end = includePad ? size + pads[i] + pads[k + i] : low[i] + size;
+      for (int64_t o = 0; o < spatial[i]; ++o) {
+        int64_t count = 0;
+        for (int64_t w = 0; w < kernel[i]; ++w) {
+          int64_t at = o * strides[i] + w * dilations[i];
+          count += at >= begin && at < end;
+        }
+        perDim[i].push_back(std::max<int64_t>(count, 1));
+      }
+    }
+    // One divisor per output position, broadcast over N and C; a scalar
+    // when every window has the same size.
+    SmallVector<Attribute> counts;
+    for (int64_t linear = 0, e = ShapedType::getNumElements(spatial);
+         linear < e; ++linear) {
+      int64_t rest = linear, count = 1;
+      for (int64_t i = k - 1; i >= 0; --i) {
+        count *= perDim[i][rest % spatial[i]];
+        rest /= spatial[i];
+      }
+      counts.push_back(floatAttr(elementType, static_cast<double>(count)));
+    }
+    MLIRContext *ctx = b.getContext();
+    int64_t rank = resultType.getRank();
+    SmallVector<AffineExpr> exprs = dims(ctx, 2, k);
+    if (llvm::all_equal(counts)) {
+      counts.resize(1, floatAttr(elementType, 1.0));
+      spatial = {};
+      exprs.clear();
+    }
+    Value divisor = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get(spatial, elementType),
+                               counts));
+    SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank),
+                                   AffineMap::get(rank, 0, exprs, ctx),
+                                   b.getMultiDimIdentityMap(rank)};
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{resultType}, ValueRange{sums, divisor},
+               ValueRange{emptyTensor(b, loc, resultType)}, maps,
+               SmallVector<IteratorType>(rank, IteratorType::parallel),
+               [](OpBuilder &nb, Location l, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nb, l,
+                     Value(arith::DivFOp::create(nb, l, args[0], args[1])));
+               })
+        .getResult(0);
+  }
+};
+
+} // namespace
+
+void lowering::populateNNLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvLowering, ConvTransposeLowering,
+               PoolLowering<MaxPoolOp, true>, PoolLowering<AvgPoolOp, false>>(
+      patterns.getContext());
+}

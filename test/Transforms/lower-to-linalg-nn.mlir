@@ -1,0 +1,252 @@
+// RUN: int21-opt %s -int21-lower-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// A 2-D convolution pads with zeros, starts from the broadcast bias and is
+// one linalg.conv_2d_nchw_fchw with the strides and dilations.
+
+// CHECK-DAG: [[CHAN:#.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: [[ID:#.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_bias_pads_strides
+// CHECK-SAME: ([[X:%.+]]: tensor<1x3x8x8xf32>, [[W:%.+]]: tensor<4x3x3x3xf32>, [[B:%.+]]: tensor<4xf32>)
+// CHECK: [[ZERO:%.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: [[PAD:%.+]] = tensor.pad [[X]] low[0, 0, 1, 2] high[0, 0, 1, 2]
+// CHECK: tensor.yield [[ZERO]]
+// CHECK: [[E:%.+]] = tensor.empty() : tensor<1x4x4x4xf32>
+// CHECK: [[INIT:%.+]] = linalg.generic {indexing_maps = [[[CHAN]], [[ID]]]
+// CHECK-SAME: ins([[B]] : tensor<4xf32>) outs([[E]] : tensor<1x4x4x4xf32>)
+// CHECK: [[R:%.+]] = linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins([[PAD]], [[W]] : tensor<1x3x10x12xf32>, tensor<4x3x3x3xf32>) outs([[INIT]] : tensor<1x4x4x4xf32>)
+// CHECK: return [[R]]
+func.func @conv_bias_pads_strides(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 2, 1, 2>, dilations = array<i64: 1, 2>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Depthwise (group == C == F): no pad, zeros as the init, the weight drops
+// its unit dimension.
+
+// CHECK-LABEL: func.func @conv_depthwise
+// CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<4x1x3x3xf32>)
+// CHECK-NOT: tensor.pad
+// CHECK: [[INIT:%.+]] = linalg.fill
+// CHECK: [[W3:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2], [3]] : tensor<4x1x3x3xf32> into tensor<4x3x3xf32>
+// CHECK: [[R:%.+]] = linalg.depthwise_conv_2d_nchw_chw
+// CHECK-SAME: ins([[X]], [[W3]] : tensor<1x4x8x8xf32>, tensor<4x3x3xf32>) outs([[INIT]] : tensor<1x4x6x6xf32>)
+// CHECK: return [[R]]
+func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Other groupings split the channel dimensions and use the NGCHW op.
+
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<6x2x3x3xf32>)
+// CHECK-DAG: [[INIT:%.+]] = tensor.expand_shape {{.*}} into tensor<1x2x3x6x6xf32>
+// CHECK-DAG: [[XG:%.+]] = tensor.expand_shape [[X]] {{.*}} into tensor<1x2x2x8x8xf32>
+// CHECK-DAG: [[WG:%.+]] = tensor.expand_shape [[W]] {{.*}} into tensor<2x3x2x3x3xf32>
+// CHECK: [[C:%.+]] = linalg.conv_2d_ngchw_gfchw
+// CHECK-SAME: ins([[XG]], [[WG]] : {{.*}}) outs([[INIT]] : tensor<1x2x3x6x6xf32>)
+// CHECK: [[R:%.+]] = tensor.collapse_shape [[C]] {{.*}} into tensor<1x6x6x6xf32>
+// CHECK: return [[R]]
+func.func @conv_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+// 1-D (and 3-D) convolutions are one generic over (n, g, f, o, c, k).
+
+// CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5 * 3)>
+// CHECK-DAG: [[WT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>
+// CHECK-DAG: [[OUT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_1d
+// CHECK: linalg.generic {indexing_maps = [[[IN]], [[WT]], [[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @conv_1d(%x: tensor<1x2x16xf32>, %w: tensor<3x2x3xf32>) -> tensor<1x3x5xf32> {
+  %0 = int21.conv %x, %w {strides = array<i64: 2>, pads = array<i64: 0, 0>, dilations = array<i64: 3>, group = 1 : i64} : (tensor<1x2x16xf32>, tensor<3x2x3xf32>) -> tensor<1x3x5xf32>
+  return %0 : tensor<1x3x5xf32>
+}
+
+// -----
+
+// A transposed convolution inserts stride - 1 zeros between input elements
+// (a strided insert_slice), flips the kernel and convolves with stride 1.
+
+// CHECK-DAG: [[FLIP:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0 * 2 + d2, d1, -d3 + 2, -d4 + 2)>
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK-SAME: ([[X:%.+]]: tensor<1x2x3x3xf32>, [[W:%.+]]: tensor<2x3x3x3xf32>, [[B:%.+]]: tensor<3xf32>)
+// CHECK: [[Z:%.+]] = linalg.fill {{.*}} -> tensor<1x2x7x7xf32>
+// CHECK: [[D:%.+]] = tensor.insert_slice [[X]] into [[Z]][0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2]
+// CHECK: [[WF:%.+]] = linalg.generic {indexing_maps = [[[FLIP]], {{.*}}]} ins([[W]] : tensor<2x3x3x3xf32>) outs({{.*}} : tensor<1x3x2x3x3xf32>)
+// CHECK: linalg.generic {{.*}} ins([[B]] : tensor<3xf32>)
+// CHECK: linalg.generic {{.*}} ins({{.*}}, [[WF]] : tensor<1x1x2x7x7xf32>, tensor<1x3x2x3x3xf32>)
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x5x5xf32> {
+  %0 = int21.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>, tensor<3xf32>) -> tensor<1x3x5x5xf32>
+  return %0 : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+// Max pooling pads with -inf; ceil_mode pads one more row and column at the
+// end so that the last window fits (6 + 1 + 1 + 1 = 9 = 2 * 3 + 3).
+
+// CHECK-LABEL: func.func @max_pool_ceil
+// CHECK-SAME: ([[X:%.+]]: tensor<1x2x6x6xf32>)
+// CHECK: [[NEG:%.+]] = arith.constant 0xFF800000 : f32
+// CHECK: [[PAD:%.+]] = tensor.pad [[X]] low[0, 0, 1, 1] high[0, 0, 2, 2]
+// CHECK: tensor.yield [[NEG]]
+// CHECK: [[INIT:%.+]] = linalg.fill {{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: [[WIN:%.+]] = tensor.empty() : tensor<3x3xf32>
+// CHECK: [[R:%.+]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins([[PAD]], [[WIN]] : tensor<1x2x9x9xf32>, tensor<3x3xf32>) outs([[INIT]] : tensor<1x2x4x4xf32>)
+// CHECK: return [[R]]
+func.func @max_pool_ceil(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = int21.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = true} : (tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Average pooling without the pads in the count: sums, then a division by
+// a constant tensor of window sizes (4 in corners, 6 on edges, 9 inside).
+
+// CHECK-DAG: [[SPATIAL:#.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-LABEL: func.func @avg_pool_exclude_pad
+// CHECK: [[S:%.+]] = linalg.pooling_nchw_sum
+// CHECK: [[N:%.+]] = arith.constant dense<{{\[}}[4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, [[SPATIAL]], {{.*}}]
+// CHECK-SAME: ins([[S]], [[N]] : tensor<1x1x3x3xf32>, tensor<3x3xf32>)
+// CHECK: arith.divf
+func.func @avg_pool_exclude_pad(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = int21.avg_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+
+// -----
+
+// With every window the same size the divisor is one 0-D constant; 1-D
+// pools are a generic whose window operand only gives the reduction its
+// range.
+
+// CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + d3)>
+// CHECK-DAG: [[WIN:#.+]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-DAG: [[SCALAR:#.+]] = affine_map<(d0, d1, d2) -> ()>
+// CHECK-LABEL: func.func @avg_pool_1d
+// CHECK: [[S:%.+]] = linalg.generic {indexing_maps = [[[IN]], [[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.addf
+// CHECK: [[TWO:%.+]] = arith.constant dense<2.000000e+00> : tensor<f32>
+// CHECK: linalg.generic {indexing_maps = [{{.*}}, [[SCALAR]], {{.*}}]
+// CHECK-SAME: ins([[S]], [[TWO]] : tensor<1x1x3xf32>, tensor<f32>)
+// CHECK: arith.divf
+func.func @avg_pool_1d(%x: tensor<1x1x6xf32>) -> tensor<1x1x3xf32> {
+  %0 = int21.avg_pool %x {kernel_shape = array<i64: 2>, strides = array<i64: 2>, pads = array<i64: 0, 0>, dilations = array<i64: 1>, ceil_mode = false, count_include_pad = true} : (tensor<1x1x6xf32>) -> tensor<1x1x3xf32>
+  return %0 : tensor<1x1x3xf32>
+}
+
+// -----
+
+// CHECK-DAG: [[ID:#.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: [[CHAN:#.+]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-LABEL: func.func @batch_norm
+// CHECK-SAME: ([[X:%.+]]: tensor<2x3x4xf32>, [[S:%.+]]: tensor<3xf32>, [[B:%.+]]: tensor<3xf32>, [[M:%.+]]: tensor<3xf32>, [[V:%.+]]: tensor<3xf32>)
+// CHECK: linalg.generic {indexing_maps = [[[ID]], [[CHAN]], [[CHAN]], [[CHAN]], [[CHAN]], [[ID]]]
+// CHECK-SAME: ins([[X]], [[S]], [[B]], [[M]], [[V]] :
+// CHECK: ^bb0([[XV:%.+]]: f32, [[SV:%.+]]: f32, [[BV:%.+]]: f32, [[MV:%.+]]: f32, [[VV:%.+]]: f32, {{.*}}):
+// CHECK: [[EPS:%.+]] = arith.constant 9.99999974E-6 : f32
+// CHECK: [[VE:%.+]] = arith.addf [[VV]], [[EPS]]
+// CHECK: [[SD:%.+]] = math.sqrt [[VE]]
+// CHECK: [[D:%.+]] = arith.subf [[XV]], [[MV]]
+// CHECK: [[N:%.+]] = arith.divf [[D]], [[SD]]
+// CHECK: [[SC:%.+]] = arith.mulf [[N]], [[SV]]
+// CHECK: [[R:%.+]] = arith.addf [[SC]], [[BV]]
+// CHECK: linalg.yield [[R]]
+func.func @batch_norm(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  %0 = int21.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Layer norm over the last two axes: a sum, a sum of squared deviations
+// (both reductions to [2]), then one normalising generic; the scale of
+// shape [4] broadcasts over the trailing dimension only.
+
+// CHECK-DAG: [[ID:#.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: [[OUTER:#.+]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-DAG: [[LAST:#.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: [[TRAIL:#.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-SAME: ([[X:%.+]]: tensor<2x3x4xf32>, [[S:%.+]]: tensor<4xf32>, [[B:%.+]]: tensor<3x4xf32>)
+// CHECK: [[SUM:%.+]] = linalg.generic {indexing_maps = [[[ID]], [[OUTER]]], iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins([[X]] : tensor<2x3x4xf32>) outs({{.*}} : tensor<2xf32>)
+// CHECK: [[SQ:%.+]] = linalg.generic {indexing_maps = [[[ID]], [[OUTER]], [[OUTER]]], iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins([[X]], [[SUM]] :
+// CHECK: arith.constant 1.200000e+01 : f32
+// CHECK: arith.mulf
+// CHECK: [[R:%.+]] = linalg.generic {indexing_maps = [[[ID]], [[OUTER]], [[OUTER]], [[LAST]], [[TRAIL]], [[ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins([[X]], [[SUM]], [[SQ]], [[S]], [[B]] :
+// CHECK: math.sqrt
+// CHECK: return [[R]]
+func.func @layer_norm(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %b: tensor<3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = int21.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Argmax: one reduction generic with a value and an index output; a strict
+// comparison keeps the first maximum; keepdims reshapes the indices.
+
+// CHECK-DAG: [[ID:#.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: [[ROW:#.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @argmax_keepdims
+// CHECK: [[NEG:%.+]] = arith.constant 0xFF800000 : f32
+// CHECK: [[V:%.+]] = linalg.fill ins([[NEG]] : f32) {{.*}} -> tensor<2xf32>
+// CHECK: [[I:%.+]] = linalg.fill {{.*}} -> tensor<2xi64>
+// CHECK: [[R:%.+]]:2 = linalg.generic {indexing_maps = [[[ID]], [[ROW]], [[ROW]]], iterator_types = ["parallel", "reduction"]}
+// CHECK-SAME: outs([[V]], [[I]] : tensor<2xf32>, tensor<2xi64>)
+// CHECK: ^bb0([[X:%.+]]: f32, [[BEST:%.+]]: f32, [[BI:%.+]]: i64):
+// CHECK: [[IDX:%.+]] = linalg.index 1
+// CHECK: [[IDX64:%.+]] = arith.index_cast [[IDX]] : index to i64
+// CHECK: [[GT:%.+]] = arith.cmpf ogt, [[X]], [[BEST]]
+// CHECK: [[NV:%.+]] = arith.select [[GT]], [[X]], [[BEST]]
+// CHECK: [[NI:%.+]] = arith.select [[GT]], [[IDX64]], [[BI]]
+// CHECK: linalg.yield [[NV]], [[NI]]
+// CHECK: [[K:%.+]] = tensor.expand_shape [[R]]#1 {{\[}}[0, 1]] output_shape [2, 1]
+// CHECK: return [[K]]
+func.func @argmax_keepdims(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
+  %0 = int21.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return %0 : tensor<2x1xi64>
+}
+
+// -----
+
+// Argmin on integers, last index on ties: a non-strict signed comparison
+// against the largest i32.
+
+// CHECK-LABEL: func.func @argmin_last
+// CHECK: arith.constant 2147483647 : i32
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK: linalg.index 0
+// CHECK: arith.cmpi sle
+// CHECK-NOT: tensor.expand_shape
+func.func @argmin_last(%x: tensor<2x3xi32>) -> tensor<3xi64> {
+  %0 = int21.argmin %x {axis = 0 : i64, keepdims = false, select_last_index = true} : (tensor<2x3xi32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// Unsigned element types are not lowered: the op fails to legalize.
+
+func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
+  // expected-error @+1 {{failed to legalize operation 'int21.argmax'}}
+  %0 = int21.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<2x3xui8>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
