@@ -17,6 +17,8 @@ PACKAGES=(
   libgtest-dev
   # Python package
   pybind11-dev python3-dev python3-numpy python3-pytest
+  # end-to-end tests read ONNX test data
+  python3-onnx
 )
 
 missing=()

@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -48,6 +49,30 @@ config.substitutions.append(
 # Features tests can REQUIRE.
 if os.path.isdir(os.path.join(config.int21_src_root, "..", "shared", "models")):
     config.available_features.add("shared-models")
+# End-to-end tests read ONNX TensorProto files with Debian's python3-onnx.
+config.substitutions.append(("%python", "/usr/bin/python3"))
+if subprocess.run(["/usr/bin/python3", "-c", "import onnx, numpy"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("python-onnx")
+config.substitutions.append(
+    (
+        "%{run_args}",
+        " ".join(
+            [
+                "--int21-compile", os.path.join(config.int21_tools_dir, "int21-compile"),
+                "--int21-opt", os.path.join(config.int21_tools_dir, "int21-opt"),
+                "--mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner"),
+                "--runner-libs", ",".join(
+                    os.path.join(llvm_lib_dir, lib)
+                    for lib in ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"]),
+                "--decompose", os.path.join(config.test_source_root, "Transforms", "Inputs",
+                                            "decompose-aggregates.mlir"),
+                "--models", os.path.join(config.int21_src_root, "..", "shared", "models"),
+                "--scratch", os.path.join(config.test_exec_root, "e2e", "Output", "scratch"),
+            ]
+        ),
+    )
+)
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 if os.path.exists("/dev/nvidiactl"):
