@@ -21,6 +21,7 @@
 #include "onnx/defs/parser.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
 
 #include <exception>
 #include <queue>
@@ -184,6 +185,20 @@ LogicalResult ModelImporter::checkOpset() {
   }
   if (!found)
     return error() << "the model imports no opset of the default ONNX domain";
+  if (opset >= 1 && opset < kMinOpset) {
+    // Older models are upgraded by libonnx's version converter, so that the
+    // handlers only meet opsets 7 and later.
+    try {
+      onnx::ModelProto converted =
+          onnx::version_conversion::ConvertVersion(model, kMinOpset);
+      model.Swap(&converted);
+      opset = kMinOpset;
+      return success();
+    } catch (const std::exception &e) {
+      return error() << "cannot convert opset " << opset << " to opset "
+                     << kMinOpset << ": " << firstLine(e.what());
+    }
+  }
   if (opset < kMinOpset || opset > kMaxOpset)
     return error() << "opset " << opset << " is not supported: int21 imports "
                    << "opsets " << kMinOpset << " to " << kMaxOpset;

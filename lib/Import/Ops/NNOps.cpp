@@ -309,16 +309,47 @@ template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
   return n.setResult(n.create<OpTy>(input, n.b.getI64IntegerAttr(*axis)));
 }
 
+/// LayerNormalization; its optional Mean and InvStdDev outputs (shaped like
+/// the input with the normalised dimensions kept as 1) are computed with
+/// reductions when something reads them.
 LogicalResult importLayerNorm(NodeImporter &n) {
-  if (failed(n.onlyFirstOutputs(1, "Mean and InvStdDev are for training")))
-    return failure();
-  FailureOr<int64_t> axis =
-      n.normalizeAxis(n.attrInt("axis", -1), n.inputType(0).getRank());
+  RankedTensorType x = n.inputType(0);
+  FailureOr<int64_t> axis = n.normalizeAxis(n.attrInt("axis", -1), x.getRank());
   if (failed(axis))
     return failure();
-  return n.setResult(n.create<LayerNormOp>(
-      n.input(0), n.input(1), n.input(2), n.b.getI64IntegerAttr(*axis),
-      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f))));
+  float epsilon = n.attrFloat("epsilon", 1e-5f);
+  if (failed(n.setResult(n.create<LayerNormOp>(
+          n.input(0), n.input(1), n.input(2), n.b.getI64IntegerAttr(*axis),
+          n.b.getF32FloatAttr(epsilon)))))
+    return failure();
+  if (!n.outputUsed(1) && !n.outputUsed(2))
+    return success();
+  auto axes = n.b.getDenseI64ArrayAttr(
+      llvm::to_vector(llvm::seq<int64_t>(*axis, x.getRank())));
+  FailureOr<Value> mean =
+      n.create<ReduceMeanOp>(n.input(0), axes, n.b.getBoolAttr(true));
+  if (failed(mean))
+    return failure();
+  n.setOutput(1, *mean);
+  FailureOr<Value> centred = n.create<SubOp>(n.input(0), *mean);
+  if (failed(centred))
+    return failure();
+  FailureOr<Value> squares = n.create<MulOp>(*centred, *centred);
+  if (failed(squares))
+    return failure();
+  FailureOr<Value> variance =
+      n.create<ReduceMeanOp>(*squares, axes, n.b.getBoolAttr(true));
+  if (failed(variance))
+    return failure();
+  FailureOr<Value> shifted = n.create<AddOp>(
+      *variance, n.splat(x.getElementType(), epsilon));
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> invStdDev = n.create<RsqrtOp>(*shifted);
+  if (failed(invStdDev))
+    return failure();
+  n.setOutput(2, *invStdDev);
+  return success();
 }
 
 } // namespace
