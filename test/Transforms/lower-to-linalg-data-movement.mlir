@@ -181,10 +181,19 @@ func.func @pad_wrap(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
 
 // -----
 
-// Unsigned element types are not lowered: the op fails to legalize.
-
-func.func @slice_unsigned(%x: tensor<4xui8>) -> tensor<2xui8> {
-  // expected-error @+1 {{failed to legalize operation 'int21.slice'}}
+// Unsigned elements move as signless ones of the same width; an unsigned
+// pad value keeps its bits.
+// CHECK-LABEL: func.func @slice_pad_unsigned
+// CHECK-SAME: ([[X:%.+]]: tensor<4xui8>)
+// CHECK: [[XS:%.+]] = tensor.bitcast [[X]] : tensor<4xui8> to tensor<4xi8>
+// CHECK: [[S:%.+]] = tensor.extract_slice [[XS]][0] [2] [1] : tensor<4xi8> to tensor<2xi8>
+// CHECK: [[V:%.+]] = arith.constant -56 : i8
+// CHECK: [[P:%.+]] = tensor.pad [[S]] low[1] high[0]
+// CHECK: tensor.yield [[V]] : i8
+// CHECK: [[R:%.+]] = tensor.bitcast [[P]] : tensor<3xi8> to tensor<3xui8>
+// CHECK: return [[R]]
+func.func @slice_pad_unsigned(%x: tensor<4xui8>) -> tensor<3xui8> {
   %0 = int21.slice %x {starts = array<i64: 0>, sizes = array<i64: 2>, steps = array<i64: 1>} : (tensor<4xui8>) -> tensor<2xui8>
-  return %0 : tensor<2xui8>
+  %1 = int21.pad %0 {pads = array<i64: 1, 0>, mode = #int21<pad_mode constant>, value = 200.0 : f64} : (tensor<2xui8>) -> tensor<3xui8>
+  return %1 : tensor<3xui8>
 }

@@ -243,10 +243,15 @@ func.func @argmin_last(%x: tensor<2x3xi32>) -> tensor<3xi64> {
 
 // -----
 
-// Unsigned element types are not lowered: the op fails to legalize.
-
+// Unsigned argmax starts from 0 and compares unsigned.
+// CHECK-LABEL: func.func @argmax_unsigned
+// CHECK: [[X:%.+]] = tensor.bitcast %{{.*}} : tensor<2x3xui8> to tensor<2x3xi8>
+// CHECK: [[ZERO:%.+]] = arith.constant 0 : i8
+// CHECK: linalg.fill ins([[ZERO]] : i8)
+// CHECK: linalg.generic
+// CHECK-SAME: ins([[X]] : tensor<2x3xi8>)
+// CHECK: arith.cmpi ugt
 func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
-  // expected-error @+1 {{failed to legalize operation 'int21.argmax'}}
   %0 = int21.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<2x3xui8>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }

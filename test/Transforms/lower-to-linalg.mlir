@@ -193,9 +193,146 @@ func.func @in_group(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32>
 
 // -----
 
-// Unsigned element types are not lowered: the op is reported where it is.
-func.func @unsigned(%a: tensor<4xui8>) -> tensor<4xui8> {
-  // expected-error @+1 {{failed to legalize operation 'int21.add' that was explicitly marked illegal}}
-  %0 = int21.add %a, %a : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+// Unsigned element types compute on signless integers: operands are bitcast
+// in, the result out, and the scalar body uses the unsigned arith ops.
+// CHECK-LABEL: func.func @unsigned_elementwise
+// CHECK-SAME: ([[A:%.+]]: tensor<4xui8>, [[B:%.+]]: tensor<4xui8>)
+// CHECK-DAG: [[AS:%.+]] = tensor.bitcast [[A]] : tensor<4xui8> to tensor<4xi8>
+// CHECK-DAG: [[BS:%.+]] = tensor.bitcast [[B]] : tensor<4xui8> to tensor<4xi8>
+// CHECK: [[DIV:%.+]] = linalg.generic
+// CHECK-SAME: ins([[AS]], [[BS]] : tensor<4xi8>, tensor<4xi8>) outs(%{{.*}} : tensor<4xi8>)
+// CHECK: arith.divui
+// CHECK: [[OUT:%.+]] = tensor.bitcast [[DIV]] : tensor<4xi8> to tensor<4xui8>
+// CHECK: arith.remui
+// CHECK-NOT: arith.select
+// CHECK: arith.maxui
+// CHECK: arith.minui
+// CHECK: ^bb0([[IN:%.+]]: i8, %{{.*}}: i8):
+// CHECK-NEXT: linalg.yield [[IN]] : i8
+// CHECK: ^bb0([[IN2:%.+]]: i8, %{{.*}}: i8):
+// CHECK-NEXT: linalg.yield [[IN2]] : i8
+// CHECK: arith.cmpi ult
+// CHECK: arith.cmpi uge
+// CHECK: return [[OUT]],
+func.func @unsigned_elementwise(%a: tensor<4xui8>, %b: tensor<4xui8>) -> (tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xi1>, tensor<4xi1>) {
+  %0 = int21.div %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = int21.mod %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %2 = int21.max %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %3 = int21.min %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %4 = int21.abs %a : tensor<4xui8>
+  %5 = int21.relu %a : tensor<4xui8>
+  %6 = int21.less %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  %7 = int21.greater_equal %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xui8>, tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// Ops on unsigned values feed each other signless: no bitcasts in between.
+// CHECK-LABEL: func.func @unsigned_chain
+// CHECK: tensor.bitcast %{{.*}} : tensor<4xui16> to tensor<4xi16>
+// CHECK-NOT: tensor.bitcast
+// CHECK: arith.muli
+// CHECK-NOT: tensor.bitcast
+// CHECK: arith.addi
+// CHECK: tensor.bitcast %{{.*}} : tensor<4xi16> to tensor<4xui16>
+// CHECK-NOT: tensor.bitcast
+func.func @unsigned_chain(%a: tensor<4xui16>) -> tensor<4xui16> {
+  %0 = int21.mul %a, %a : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
+  %1 = int21.add %0, %a : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
+  return %1 : tensor<4xui16>
+}
+
+// -----
+
+// Casts: unsigned sources zero-extend and convert with uitofp, unsigned
+// targets take fptoui; a signed source sign-extends into an unsigned target.
+// CHECK-LABEL: func.func @unsigned_casts
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK: arith.uitofp %{{.*}} : i8 to f32
+// CHECK: arith.fptoui %{{.*}} : f32 to i8
+// CHECK: arith.extsi %{{.*}} : i8 to i16
+// CHECK: arith.trunci %{{.*}} : i16 to i8
+func.func @unsigned_casts(%u: tensor<4xui8>, %f: tensor<4xf32>, %s: tensor<4xi8>, %w: tensor<4xui16>) -> (tensor<4xi32>, tensor<4xf32>, tensor<4xui8>, tensor<4xui16>, tensor<4xui8>) {
+  %0 = int21.cast %u : tensor<4xui8> to tensor<4xi32>
+  %1 = int21.cast %u : tensor<4xui8> to tensor<4xf32>
+  %2 = int21.cast %f : tensor<4xf32> to tensor<4xui8>
+  %3 = int21.cast %s : tensor<4xi8> to tensor<4xui16>
+  %4 = int21.cast %w : tensor<4xui16> to tensor<4xui8>
+  return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xf32>, tensor<4xui8>, tensor<4xui16>, tensor<4xui8>
+}
+
+// -----
+
+// math.ipowi reads its exponent as signed: unsigned operands are widened
+// first.
+// CHECK-LABEL: func.func @unsigned_pow
+// CHECK: arith.extui %{{.*}} : i8 to i16
+// CHECK: arith.extui %{{.*}} : i8 to i16
+// CHECK: math.ipowi %{{.*}}, %{{.*}} : i16
+// CHECK: arith.trunci %{{.*}} : i16 to i8
+func.func @unsigned_pow(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = int21.pow %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Unsigned constants keep their bits in a signless attribute, blobs included.
+// CHECK-LABEL: func.func @unsigned_constants
+// CHECK-DAG: [[C:%.+]] = arith.constant dense<[-56, 1]> : tensor<2xi8>
+// CHECK-DAG: [[R:%.+]] = arith.constant dense_resource<blob> : tensor<4xi8>
+// CHECK-DAG: [[CU:%.+]] = tensor.bitcast [[C]] : tensor<2xi8> to tensor<2xui8>
+// CHECK-DAG: [[RU:%.+]] = tensor.bitcast [[R]] : tensor<4xi8> to tensor<4xui8>
+// CHECK: return [[CU]], [[RU]]
+func.func @unsigned_constants() -> (tensor<2xui8>, tensor<4xui8>) {
+  %0 = int21.constant dense<[200, 1]> : tensor<2xui8>
+  %1 = int21.constant dense_resource<blob> : tensor<4xui8>
+  return %0, %1 : tensor<2xui8>, tensor<4xui8>
+}
+
+// -----
+
+// Unsigned reductions start from 0 (max) and all ones (min); the mean
+// divides unsigned.
+// CHECK-LABEL: func.func @unsigned_reductions
+// CHECK: [[ZERO:%.+]] = arith.constant 0 : i8
+// CHECK: linalg.fill ins([[ZERO]] : i8)
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<2x3xi8>)
+// CHECK: arith.maxui
+// CHECK: [[ONES:%.+]] = arith.constant -1 : i8
+// CHECK: linalg.fill ins([[ONES]] : i8)
+// CHECK: arith.minui
+// CHECK: arith.addi
+// CHECK: arith.divui
+func.func @unsigned_reductions(%x: tensor<2x3xui8>) -> (tensor<2xui8>, tensor<2xui8>, tensor<2xui8>) {
+  %0 = int21.reduce_max %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xui8>) -> tensor<2xui8>
+  %1 = int21.reduce_min %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xui8>) -> tensor<2xui8>
+  %2 = int21.reduce_mean %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xui8>) -> tensor<2xui8>
+  return %0, %1, %2 : tensor<2xui8>, tensor<2xui8>, tensor<2xui8>
+}
+
+// -----
+
+// Matmul and data movement need nothing unsigned: the same bits move, and
+// wrapping multiply-add is the same on signless integers.
+// CHECK-LABEL: func.func @unsigned_matmul_and_movement
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xi8>, tensor<8x2xi8>) outs(%{{.*}} : tensor<4x2xi8>)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<4x2xi8>) outs(%{{.*}} : tensor<2x4xi8>)
+// CHECK: tensor.collapse_shape %{{.*}} : tensor<2x4xi8> into tensor<8xi8>
+// CHECK: tensor.bitcast %{{.*}} : tensor<8xi8> to tensor<8xui8>
+func.func @unsigned_matmul_and_movement(%a: tensor<4x8xui8>, %b: tensor<8x2xui8>) -> tensor<8xui8> {
+  %0 = int21.matmul %a, %b : (tensor<4x8xui8>, tensor<8x2xui8>) -> tensor<4x2xui8>
+  %1 = int21.transpose %0 {perm = array<i64: 1, 0>} : (tensor<4x2xui8>) -> tensor<2x4xui8>
+  %2 = int21.reshape %1 : tensor<2x4xui8> to tensor<8xui8>
+  return %2 : tensor<8xui8>
+}
+
+// -----
+
+// Other element types (explicitly signed integers here) are still reported.
+func.func @signed(%a: tensor<4xsi8>) -> tensor<4xf32> {
+  // expected-error @+1 {{failed to legalize operation 'int21.cast' that was explicitly marked illegal}}
+  %0 = int21.cast %a : tensor<4xsi8> to tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -48,7 +48,7 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
       return failure();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     ArrayRef<int64_t> starts = op.getStarts(), sizes = op.getSizes(),
                       steps = op.getSteps();
     int64_t rank = resultType.getRank();
@@ -87,7 +87,7 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
       return failure();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     int64_t rank = resultType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
@@ -118,7 +118,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     Value data = adaptor.getData();
     auto dataType = cast<RankedTensorType>(data.getType());
     auto indicesType = cast<RankedTensorType>(adaptor.getIndices().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     int64_t rank = dataType.getRank(), q = indicesType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
@@ -205,7 +205,7 @@ struct PadLowering : OpConversionPattern<PadOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = inputType.getElementType();
     int64_t rank = inputType.getRank();
     ArrayRef<int64_t> pads = op.getPads();
@@ -276,7 +276,7 @@ struct PadLowering : OpConversionPattern<PadOp> {
 } // namespace
 
 void lowering::populateDataMovementLoweringPatterns(
-    RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SliceLowering, ConcatLowering, GatherLowering, PadLowering>(
-      patterns.getContext());
+      converter, patterns.getContext());
 }

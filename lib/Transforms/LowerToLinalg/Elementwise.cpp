@@ -19,11 +19,14 @@ using namespace mlir::int21::lowering;
 
 namespace {
 
-/// Builds scalar arithmetic on values of one element type.
+/// Builds scalar arithmetic on values of one element type. Integers are
+/// signless in the IR; `isUnsigned` says whether the int21 op read them as
+/// unsigned, which picks the unsigned division, extrema and comparisons.
 struct ScalarBuilder {
   OpBuilder &b;
   Location loc;
   Type type;
+  bool isUnsigned;
 
   bool isFloat() const { return isa<FloatType>(type); }
   Value constant(double v) {
@@ -45,28 +48,54 @@ struct ScalarBuilder {
                      : Value(arith::MulIOp::create(b, loc, x, y));
   }
   Value div(Value x, Value y) {
-    return isFloat() ? Value(arith::DivFOp::create(b, loc, x, y))
-                     : Value(arith::DivSIOp::create(b, loc, x, y));
+    if (isFloat())
+      return arith::DivFOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, y))
+                      : Value(arith::DivSIOp::create(b, loc, x, y));
   }
   Value max(Value x, Value y) {
-    return isFloat() ? Value(arith::MaximumFOp::create(b, loc, x, y))
-                     : Value(arith::MaxSIOp::create(b, loc, x, y));
+    if (isFloat())
+      return arith::MaximumFOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, x, y))
+                      : Value(arith::MaxSIOp::create(b, loc, x, y));
   }
   Value min(Value x, Value y) {
-    return isFloat() ? Value(arith::MinimumFOp::create(b, loc, x, y))
-                     : Value(arith::MinSIOp::create(b, loc, x, y));
+    if (isFloat())
+      return arith::MinimumFOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, x, y))
+                      : Value(arith::MinSIOp::create(b, loc, x, y));
   }
-  /// x `pred` y, with float predicates ordered (NaN compares false).
+  /// x `pred` y, with float predicates ordered (NaN compares false). `ip` is
+  /// given signed; unsigned integers use its unsigned counterpart.
   Value compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip, Value x,
                 Value y) {
-    return isFloat() ? Value(arith::CmpFOp::create(b, loc, fp, x, y))
-                     : Value(arith::CmpIOp::create(b, loc, ip, x, y));
+    if (isFloat())
+      return arith::CmpFOp::create(b, loc, fp, x, y);
+    if (isUnsigned)
+      ip = toUnsigned(ip);
+    return arith::CmpIOp::create(b, loc, ip, x, y);
+  }
+  static arith::CmpIPredicate toUnsigned(arith::CmpIPredicate ip) {
+    using IP = arith::CmpIPredicate;
+    switch (ip) {
+    case IP::slt:
+      return IP::ult;
+    case IP::sle:
+      return IP::ule;
+    case IP::sgt:
+      return IP::ugt;
+    case IP::sge:
+      return IP::uge;
+    default:
+      return ip;
+    }
   }
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
   Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
-  /// -1, 0 or 1 by the sign of x (NaN stays NaN through the selects' 0).
+  /// -1, 0 or 1 by the sign of x (NaN stays NaN through the selects' 0);
+  /// unsigned integers are never negative.
   Value sign(Value x) {
     Value zero = constant(0);
     Value positive =
@@ -77,8 +106,10 @@ struct ScalarBuilder {
   }
 };
 
-/// ONNX Cast of one element from `from` to `to`.
-Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
+/// ONNX Cast of one element from `from` to `to` (both signless or float);
+/// `fromUnsigned` and `toUnsigned` say how the int21 op read the integers.
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to,
+                 bool fromUnsigned, bool toUnsigned) {
   if (from == to)
     return x;
   if (to.isInteger(1)) {
@@ -89,18 +120,35 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
     Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0));
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
   }
-  // Booleans convert as 0 and 1, not as signed 1-bit values.
-  return convertScalarToDtype(b, loc, x, to,
-                              /*isUnsignedCast=*/from.isInteger(1));
+  // Booleans convert as 0 and 1, not as signed 1-bit values. An integer
+  // source decides between zero and sign extension (and uitofp/sitofp); a
+  // float source between fptoui and fptosi by the target.
+  bool isUnsignedCast =
+      isa<FloatType>(from) ? toUnsigned : fromUnsigned || from.isInteger(1);
+  return convertScalarToDtype(b, loc, x, to, isUnsignedCast);
+}
+
+/// x^y on integers that are read as unsigned: math.ipowi reads its exponent
+/// as signed, so both are zero-extended to twice the width first; the low
+/// bits of the power are the same.
+Value unsignedPow(OpBuilder &b, Location loc, Value x, Value y) {
+  Type type = x.getType();
+  Type wide = b.getIntegerType(2 * type.getIntOrFloatBitWidth());
+  Value power =
+      math::IPowIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, x),
+                            arith::ExtUIOp::create(b, loc, wide, y));
+  return arith::TruncIOp::create(b, loc, type, power);
 }
 
 /// What op `op` computes on one element: `args` are its operands' elements,
-/// `resultType` the result's element type. Fails for ops or types the table
-/// does not know.
+/// `resultType` the result's (signless) element type; `op`'s own types say
+/// which integers are unsigned. Fails for ops or types the table does not
+/// know.
 FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
                              ValueRange args, Type resultType) {
   Type type = args.front().getType();
-  ScalarBuilder s{b, loc, type};
+  bool isUnsigned = isUnsignedElementType(op->getOperand(0).getType());
+  ScalarBuilder s{b, loc, type, isUnsigned};
   Value x = args.front();
   Value y = args.size() > 1 ? args[1] : Value();
   using FP = arith::CmpFPredicate;
@@ -115,11 +163,15 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       .Case([&](PowOp) -> Value {
         if (s.isFloat())
           return math::PowFOp::create(b, loc, x, y);
+        if (s.isUnsigned)
+          return unsignedPow(b, loc, x, y);
         return math::IPowIOp::create(b, loc, x, y);
       })
       .Case([&](ModOp) -> Value {
         if (s.isFloat())
           return arith::RemFOp::create(b, loc, x, y);
+        if (s.isUnsigned)
+          return arith::RemUIOp::create(b, loc, x, y);
         // The remainder takes the divisor's sign (Python's %).
         Value r = arith::RemSIOp::create(b, loc, x, y);
         Value zero = s.constant(0);
@@ -143,10 +195,15 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       .Case([&](GreaterOp) { return s.compare(FP::OGT, IP::sgt, x, y); })
       .Case([&](GreaterEqualOp) { return s.compare(FP::OGE, IP::sge, x, y); })
       .Case([&](WhereOp) { return s.select(x, y, args[2]); })
-      .Case([&](CastOp) { return castScalar(b, loc, x, type, resultType); })
+      .Case([&](CastOp castOp) {
+        return castScalar(b, loc, x, type, resultType, isUnsigned,
+                          isUnsignedElementType(castOp.getType()));
+      })
       .Case([&](AbsOp) -> Value {
         if (s.isFloat())
           return math::AbsFOp::create(b, loc, x);
+        if (s.isUnsigned)
+          return x;
         return math::AbsIOp::create(b, loc, x);
       })
       .Case([&](NegOp) -> Value {
@@ -155,7 +212,7 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
         return s.sub(s.constant(0), x);
       })
       .Case([&](SignOp) { return s.sign(x); })
-      .Case([&](ReluOp) { return s.max(x, s.constant(0)); })
+      .Case([&](ReluOp) { return s.isUnsigned ? x : s.max(x, s.constant(0)); })
       .Case([&](ExpOp) { return s.exp(x); })
       .Case([&](LogOp) { return Value(math::LogOp::create(b, loc, x)); })
       .Case([&](SqrtOp) { return Value(math::SqrtOp::create(b, loc, x)); })
@@ -210,16 +267,17 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
 }
 
 struct ElementwiseToGeneric : ConversionPattern {
-  ElementwiseToGeneric(MLIRContext *ctx)
+  ElementwiseToGeneric(const TypeConverter &converter, MLIRContext *ctx)
       : ConversionPattern(
-            MatchTraitOpTypeTag(),
+            converter, MatchTraitOpTypeTag(),
             TypeID::get<int21::OpTrait::ElementwiseBroadcastable>(),
             /*benefit=*/1, ctx) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto resultType =
+        cast<RankedTensorType>(signlessType(op->getResult(0).getType()));
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)) ||
         failed(checkElementTypes(op, op->getResultTypes(), rewriter)))
       return failure();
@@ -255,6 +313,6 @@ struct ElementwiseToGeneric : ConversionPattern {
 } // namespace
 
 void lowering::populateElementwiseLoweringPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<ElementwiseToGeneric>(patterns.getContext());
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ElementwiseToGeneric>(converter, patterns.getContext());
 }

@@ -82,7 +82,37 @@ bool lowering::isLowerableElementType(Type type) {
   if (isa<FloatType>(type))
     return true;
   auto integer = dyn_cast<IntegerType>(type);
-  return integer && integer.isSignless();
+  return integer && (integer.isSignless() || integer.isUnsigned());
+}
+
+bool lowering::isUnsignedElementType(Type type) {
+  return getElementTypeOrSelf(type).isUnsignedInteger();
+}
+
+Type lowering::signlessType(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (!element.isUnsignedInteger())
+    return type;
+  Type signless =
+      IntegerType::get(type.getContext(), element.getIntOrFloatBitWidth());
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(signless);
+  return signless;
+}
+
+SignlessTypeConverter::SignlessTypeConverter() {
+  // Tried last to first: the catch-all keeps every other type.
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) { return signlessType(type); });
+  auto bitcast = [](OpBuilder &b, Type type, ValueRange inputs,
+                    Location loc) -> Value {
+    if (inputs.size() != 1 || !isa<RankedTensorType>(type) ||
+        !isa<RankedTensorType>(inputs.front().getType()))
+      return Value();
+    return tensor::BitcastOp::create(b, loc, type, inputs.front());
+  };
+  addSourceMaterialization(bitcast);
+  addTargetMaterialization(bitcast);
 }
 
 LogicalResult lowering::checkElementTypes(Operation *op, TypeRange types,
@@ -104,12 +134,13 @@ struct LowerToLinalgPass
     target.addIllegalDialect<Int21Dialect>();
     target.addLegalOp<FusionGroupOp, YieldOp>();
 
+    SignlessTypeConverter converter;
     RewritePatternSet patterns(ctx);
-    populateElementwiseLoweringPatterns(patterns);
-    populateStructuredLoweringPatterns(patterns);
-    populateNNLoweringPatterns(patterns);
-    populateNormalizationLoweringPatterns(patterns);
-    populateDataMovementLoweringPatterns(patterns);
+    populateElementwiseLoweringPatterns(converter, patterns);
+    populateStructuredLoweringPatterns(converter, patterns);
+    populateNNLoweringPatterns(converter, patterns);
+    populateNormalizationLoweringPatterns(converter, patterns);
+    populateDataMovementLoweringPatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -35,20 +35,47 @@ AffineMap broadcastIndexingMap(MLIRContext *ctx, ArrayRef<int64_t> operand,
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,
                     RankedTensorType type);
 
-/// Whether `type` is an element type the lowering handles: floats and
-/// signless integers; ops on unsigned integers are reported, not lowered.
+/// Whether `type` is an element type the lowering handles: floats, signless
+/// integers and unsigned integers (computed on as signless, see
+/// `signlessType`); anything else, explicitly signed integers included, is
+/// reported, not lowered.
 bool isLowerableElementType(Type type);
+
+/// Whether the element type of `type` (or `type` itself) is an unsigned
+/// integer: the lowering then picks the unsigned arith ops.
+bool isUnsignedElementType(Type type);
+
+/// `type` with an unsigned integer element type (or an unsigned integer)
+/// replaced by the signless integer of the same width, the type the lowered
+/// code computes in; any other type unchanged.
+Type signlessType(Type type);
+
+/// Converts the tensors the int21 ops carry to the ones the lowered ops
+/// compute on (unsigned elements become signless) and materializes the
+/// boundaries in between as `tensor.bitcast`, so that function signatures
+/// keep their unsigned types.
+class SignlessTypeConverter : public TypeConverter {
+public:
+  SignlessTypeConverter();
+};
 
 /// Fails the match of `op`, saying why, when any of `types` has an element
 /// type the lowering does not handle.
 LogicalResult checkElementTypes(Operation *op, TypeRange types,
                                 ConversionPatternRewriter &rewriter);
 
-void populateElementwiseLoweringPatterns(RewritePatternSet &patterns);
-void populateStructuredLoweringPatterns(RewritePatternSet &patterns);
-void populateNNLoweringPatterns(RewritePatternSet &patterns);
-void populateNormalizationLoweringPatterns(RewritePatternSet &patterns);
-void populateDataMovementLoweringPatterns(RewritePatternSet &patterns);
+// Every pattern takes `converter`: its adaptor's operands and the result
+// types it builds are the converted (signless) ones.
+void populateElementwiseLoweringPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
+void populateStructuredLoweringPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+void populateNNLoweringPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns);
+void populateNormalizationLoweringPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+void populateDataMovementLoweringPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
 
 } // namespace mlir::int21::lowering
 

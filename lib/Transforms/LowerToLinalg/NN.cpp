@@ -157,7 +157,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Location loc = op.getLoc();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     int64_t k = inputType.getRank() - 2;
     ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
                       pads = op.getPads();
@@ -230,7 +230,7 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
     MLIRContext *ctx = op.getContext();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = resultType.getElementType();
     int64_t k = inputType.getRank() - 2;
     ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
@@ -320,7 +320,7 @@ struct PoolLowering : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = resultType.getElementType();
     int64_t k = inputType.getRank() - 2;
     ArrayRef<int64_t> kernel = op.getKernelShape(), strides = op.getStrides(),
@@ -457,8 +457,9 @@ struct PoolLowering : OpConversionPattern<OpTy> {
 
 } // namespace
 
-void lowering::populateNNLoweringPatterns(RewritePatternSet &patterns) {
+void lowering::populateNNLoweringPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
   patterns.add<ConvLowering, ConvTransposeLowering,
                PoolLowering<MaxPoolOp, true>, PoolLowering<AvgPoolOp, false>>(
-      patterns.getContext());
+      converter, patterns.getContext());
 }

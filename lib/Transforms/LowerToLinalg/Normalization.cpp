@@ -56,7 +56,7 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
       return failure();
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
     int64_t rank = type.getRank();
     if (rank < 2)
       return rewriter.notifyMatchFailure(op, "expects a channel dimension");
@@ -93,7 +93,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
       return failure();
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = type.getElementType();
     int64_t rank = type.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
@@ -180,7 +180,7 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = inputType.getElementType();
     int64_t rank = inputType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
@@ -189,6 +189,7 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
     if (axis < 0 || axis >= rank)
       return rewriter.notifyMatchFailure(op, "axis out of range");
     bool last = op.getSelectLastIndex();
+    bool isUnsigned = isUnsignedElementType(op.getInput().getType());
 
     SmallVector<int64_t> shape(inputType.getShape());
     shape.erase(shape.begin() + axis);
@@ -197,9 +198,11 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
       worst = infAttr(elementType, /*negative=*/isMax);
     } else {
       unsigned width = elementType.getIntOrFloatBitWidth();
-      worst = rewriter.getIntegerAttr(elementType,
-                                      isMax ? APInt::getSignedMinValue(width)
-                                            : APInt::getSignedMaxValue(width));
+      APInt value = isUnsigned ? (isMax ? APInt::getMinValue(width)
+                                        : APInt::getMaxValue(width))
+                               : (isMax ? APInt::getSignedMinValue(width)
+                                        : APInt::getSignedMaxValue(width));
+      worst = rewriter.getIntegerAttr(elementType, value);
     }
     Type i64 = rewriter.getI64Type();
     Value values = filledTensor(
@@ -228,10 +231,11 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
                                       : arith::CmpFPredicate::OLT);
             better = arith::CmpFOp::create(b, l, pred, a[0], a[1]);
           } else {
-            auto pred = isMax ? (last ? arith::CmpIPredicate::sge
-                                      : arith::CmpIPredicate::sgt)
-                              : (last ? arith::CmpIPredicate::sle
-                                      : arith::CmpIPredicate::slt);
+            using IP = arith::CmpIPredicate;
+            auto pred = isUnsigned ? (isMax ? (last ? IP::uge : IP::ugt)
+                                            : (last ? IP::ule : IP::ult))
+                                   : (isMax ? (last ? IP::sge : IP::sgt)
+                                            : (last ? IP::sle : IP::slt));
             better = arith::CmpIOp::create(b, l, pred, a[0], a[1]);
           }
           linalg::YieldOp::create(
@@ -248,8 +252,9 @@ struct ArgReduceLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void lowering::populateNormalizationLoweringPatterns(
-    RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BatchNormLowering, LayerNormLowering,
                ArgReduceLowering<ArgMaxOp, true>,
-               ArgReduceLowering<ArgMinOp, false>>(patterns.getContext());
+               ArgReduceLowering<ArgMinOp, false>>(converter,
+                                                   patterns.getContext());
 }

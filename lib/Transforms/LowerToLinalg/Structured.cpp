@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace mlir::int21;
@@ -21,13 +22,30 @@ TypedAttr zeroAttr(OpBuilder &b, Type type) {
   return cast<TypedAttr>(b.getZeroAttr(type));
 }
 
+/// `value` retyped to the signless type of its unsigned elements: the same
+/// bits, which is what arith.constant accepts.
+FailureOr<TypedAttr> signlessAttr(TypedAttr value) {
+  auto type = dyn_cast<ShapedType>(value.getType());
+  if (!type || !isUnsignedElementType(type))
+    return value;
+  auto signless = cast<ShapedType>(signlessType(type));
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    return cast<TypedAttr>(dense.bitcast(signless.getElementType()));
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return cast<TypedAttr>(
+        DenseResourceElementsAttr::get(signless, resource.getRawHandle()));
+  return failure();
+}
+
 struct ConstantLowering : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, cast<TypedAttr>(op.getValue()));
+    FailureOr<TypedAttr> value = signlessAttr(cast<TypedAttr>(op.getValue()));
+    if (failed(value))
+      return rewriter.notifyMatchFailure(op, "unsupported unsigned constant");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, *value);
     return success();
   }
 };
@@ -40,7 +58,7 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
       return failure();
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = resultType.getElementType();
     Value init = filledTensor(rewriter, loc, resultType,
                               zeroAttr(rewriter, elementType));
@@ -107,7 +125,7 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Value init = emptyTensor(rewriter, op.getLoc(), resultType);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
                                                        adaptor.getInput(), init,
@@ -122,9 +140,9 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
   LogicalResult
   matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op,
-                       reshapeTensor(rewriter, op.getLoc(), adaptor.getInput(),
-                                     cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(
+        op, reshapeTensor(rewriter, op.getLoc(), adaptor.getInput(),
+                          cast<RankedTensorType>(signlessType(op.getType()))));
     return success();
   }
 };
@@ -134,7 +152,7 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
   LogicalResult
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     Location loc = op.getLoc();
     SmallVector<AffineMap> maps = {
@@ -157,7 +175,9 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
 enum class ReduceKind { Sum, Mean, Max, Min, Prod };
 
 /// The identity of a reduction: the value the accumulator starts from.
-TypedAttr reductionInit(OpBuilder &b, ReduceKind kind, Type type) {
+/// Integers are signed unless `isUnsigned`.
+TypedAttr reductionInit(OpBuilder &b, ReduceKind kind, Type type,
+                        bool isUnsigned) {
   if (auto f = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = f.getFloatSemantics();
     switch (kind) {
@@ -174,9 +194,11 @@ TypedAttr reductionInit(OpBuilder &b, ReduceKind kind, Type type) {
   unsigned width = type.getIntOrFloatBitWidth();
   switch (kind) {
   case ReduceKind::Max:
-    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
+    return b.getIntegerAttr(type, isUnsigned ? APInt::getMinValue(width)
+                                             : APInt::getSignedMinValue(width));
   case ReduceKind::Min:
-    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+    return b.getIntegerAttr(type, isUnsigned ? APInt::getMaxValue(width)
+                                             : APInt::getSignedMaxValue(width));
   case ReduceKind::Prod:
     return b.getIntegerAttr(type, 1);
   default:
@@ -184,15 +206,20 @@ TypedAttr reductionInit(OpBuilder &b, ReduceKind kind, Type type) {
   }
 }
 
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value acc) {
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value acc,
+              bool isUnsigned) {
   bool isFloat = isa<FloatType>(x.getType());
   switch (kind) {
   case ReduceKind::Max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, acc))
-                   : Value(arith::MaxSIOp::create(b, loc, x, acc));
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, x, acc);
+    return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, x, acc))
+                      : Value(arith::MaxSIOp::create(b, loc, x, acc));
   case ReduceKind::Min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, acc))
-                   : Value(arith::MinSIOp::create(b, loc, x, acc));
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, x, acc);
+    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, x, acc))
+                      : Value(arith::MinSIOp::create(b, loc, x, acc));
   case ReduceKind::Prod:
     return isFloat ? Value(arith::MulFOp::create(b, loc, x, acc))
                    : Value(arith::MulIOp::create(b, loc, x, acc));
@@ -202,9 +229,10 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value acc) {
   }
 }
 
-/// linalg.reduce of `input` over `axes`, without the reduced dimensions.
+/// linalg.reduce of `input` over `axes`, without the reduced dimensions;
+/// integer elements compare as unsigned when `isUnsigned`.
 Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
-             ArrayRef<int64_t> axes) {
+             ArrayRef<int64_t> axes, bool isUnsigned = false) {
   auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
   for (auto [d, size] : llvm::enumerate(inputType.getShape()))
@@ -212,12 +240,13 @@ Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
       shape.push_back(size);
   Type elementType = inputType.getElementType();
   auto type = RankedTensorType::get(shape, elementType);
-  Value init = filledTensor(b, loc, type, reductionInit(b, kind, elementType));
+  Value init = filledTensor(b, loc, type,
+                            reductionInit(b, kind, elementType, isUnsigned));
   return linalg::ReduceOp::create(
              b, loc, ValueRange{input}, ValueRange{init}, axes,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l,
-                                       combine(nb, l, kind, args[0], args[1]));
+               linalg::YieldOp::create(
+                   nb, l, combine(nb, l, kind, args[0], args[1], isUnsigned));
              })
       .getResult(0);
 }
@@ -254,10 +283,11 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
       return failure();
     Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    Value reduced =
-        reduce(rewriter, loc, kind, adaptor.getInput(), op.getAxes());
+    bool isUnsigned = isUnsignedElementType(op.getInput().getType());
+    Value reduced = reduce(rewriter, loc, kind, adaptor.getInput(),
+                           op.getAxes(), isUnsigned);
     if constexpr (kind == ReduceKind::Mean) {
       int64_t count = 1;
       for (int64_t axis : op.getAxes())
@@ -274,6 +304,8 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
                         }
                         Value n = arith::ConstantOp::create(
                             b, l, b.getIntegerAttr(elementType, count));
+                        if (isUnsigned)
+                          return arith::DivUIOp::create(b, l, args[0], n);
                         return arith::DivSIOp::create(b, l, args[0], n);
                       });
     }
@@ -287,7 +319,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
     Value init = emptyTensor(rewriter, op.getLoc(), type);
     rewriter.replaceOp(
         op, linalg::SoftmaxOp::create(rewriter, op.getLoc(), TypeRange{type},
@@ -304,7 +336,7 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
   matchAndRewrite(LogSoftmaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
     int64_t axis = op.getAxis();
     SmallVector<int64_t> keptShape(type.getShape());
     keptShape[axis] = 1;
@@ -338,7 +370,8 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
 
 } // namespace
 
-void lowering::populateStructuredLoweringPatterns(RewritePatternSet &patterns) {
+void lowering::populateStructuredLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, MatMulLowering, TransposeLowering,
                ReshapeLowering, ExpandLowering, SoftmaxLowering,
                LogSoftmaxLowering, ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
@@ -346,5 +379,5 @@ void lowering::populateStructuredLoweringPatterns(RewritePatternSet &patterns) {
                ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
                ReduceLowering<ReduceMinOp, ReduceKind::Min>,
                ReduceLowering<ReduceProdOp, ReduceKind::Prod>>(
-      patterns.getContext());
+      converter, patterns.getContext());
 }
