@@ -1,0 +1,106 @@
+//===- EngineFile.h - the .int21 engine file format -----------------------===//
+//
+// An engine file is a 32-byte header followed by sections:
+//
+//   header:  "INT21ENG" | u32 format version | u32 section count
+//            | u64 payload size | u64 xxh3 checksum of the payload
+//   section: u32 kind | u32 name length | u64 data size | name
+//            | padding to 64 bytes | data | padding to 64 bytes
+//
+// All integers are little-endian. Section data starts 64-byte aligned in the
+// file, so that weights can be used in place from a memory-mapped file. The
+// metadata section (JSON) names the target, the compiler version and the
+// inputs and outputs; code and weight sections are opaque here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_RUNTIME_ENGINEFILE_H
+#define INT21_RUNTIME_ENGINEFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace int21::runtime {
+
+/// The format version this runtime writes and reads.
+constexpr uint32_t kEngineFormatVersion = 1;
+
+enum class DType { F16, BF16, F32, F64, Bool, I8, I16, I32, I64, U8, U16, U32, U64 };
+
+/// The ONNX-style name of a dtype ("float32", "int64", "bool", ...).
+llvm::StringRef dtypeName(DType type);
+std::optional<DType> parseDType(llvm::StringRef name);
+/// Size of one element in bytes.
+size_t dtypeSize(DType type);
+
+/// An input or output of an engine.
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+
+  bool operator==(const TensorSpec &other) const {
+    return name == other.name && dtype == other.dtype && shape == other.shape;
+  }
+};
+
+enum class SectionKind : uint32_t { Metadata = 1, Code = 2, Weights = 3 };
+
+/// A section as written: its bytes are owned by the caller.
+struct Section {
+  SectionKind kind;
+  std::string name;
+  llvm::StringRef data;
+};
+
+/// What the metadata section says.
+struct EngineMetadata {
+  /// Where the code runs: "cpu:<triple>:<cpu>" or an NVIDIA chip "sm_90".
+  std::string target;
+  std::string compilerVersion;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+};
+
+/// Writes an engine with `metadata` and `sections` (code, weights, ...).
+void writeEngineFile(const EngineMetadata &metadata,
+                     llvm::ArrayRef<Section> sections, llvm::raw_ostream &os);
+
+/// A validated engine file in memory. Section data points into the buffer,
+/// which the object owns.
+class EngineFile {
+public:
+  /// Reads and validates `buffer`: header, checksum, section bounds and the
+  /// metadata. `path` names the file in errors. When `expectedTarget` is
+  /// given, an engine for another target is refused.
+  static llvm::Expected<EngineFile>
+  read(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::StringRef path,
+       std::optional<llvm::StringRef> expectedTarget = std::nullopt);
+
+  /// Opens and reads the file at `path`.
+  static llvm::Expected<EngineFile>
+  open(llvm::StringRef path,
+       std::optional<llvm::StringRef> expectedTarget = std::nullopt);
+
+  const EngineMetadata &metadata() const { return meta; }
+  llvm::ArrayRef<Section> sections() const { return sectionList; }
+  /// The first section of `kind` (and `name`, when not empty).
+  std::optional<Section> find(SectionKind kind, llvm::StringRef name = "") const;
+
+private:
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  EngineMetadata meta;
+  std::vector<Section> sectionList;
+};
+
+} // namespace int21::runtime
+
+#endif // INT21_RUNTIME_ENGINEFILE_H

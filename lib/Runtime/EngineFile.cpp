@@ -1,0 +1,280 @@
+//===- EngineFile.cpp - write and validate .int21 engine files ------------===//
+//
+// Every read is bounds-checked: a corrupt, truncated or foreign file is an
+// error naming the file and the problem, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int21/Runtime/EngineFile.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace llvm;
+using namespace int21::runtime;
+
+static constexpr char kMagic[8] = {'I', 'N', 'T', '2', '1', 'E', 'N', 'G'};
+static constexpr size_t kHeaderSize = 32;
+static constexpr size_t kSectionAlign = 64;
+
+namespace {
+struct DTypeInfo {
+  DType type;
+  StringLiteral name;
+  size_t size;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::F16, "float16", 2}, {DType::BF16, "bfloat16", 2},
+    {DType::F32, "float32", 4}, {DType::F64, "float64", 8},
+    {DType::Bool, "bool", 1},   {DType::I8, "int8", 1},
+    {DType::I16, "int16", 2},   {DType::I32, "int32", 4},
+    {DType::I64, "int64", 8},   {DType::U8, "uint8", 1},
+    {DType::U16, "uint16", 2},  {DType::U32, "uint32", 4},
+    {DType::U64, "uint64", 8},
+};
+} // namespace
+
+StringRef int21::runtime::dtypeName(DType type) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.type == type)
+      return info.name;
+  return "unknown";
+}
+
+std::optional<DType> int21::runtime::parseDType(StringRef name) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.name == name)
+      return info.type;
+  return std::nullopt;
+}
+
+size_t int21::runtime::dtypeSize(DType type) {
+  for (const DTypeInfo &info : kDTypes)
+    if (info.type == type)
+      return info.size;
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
+  json::Array array;
+  for (const TensorSpec &spec : specs) {
+    json::Array shape;
+    for (int64_t d : spec.shape)
+      shape.push_back(d);
+    array.push_back(json::Object{{"name", spec.name},
+                                 {"dtype", dtypeName(spec.dtype)},
+                                 {"shape", std::move(shape)}});
+  }
+  return std::move(array);
+}
+
+static void appendLE32(std::string &out, uint32_t v) {
+  char bytes[4];
+  support::endian::write32le(bytes, v);
+  out.append(bytes, 4);
+}
+
+static void appendLE64(std::string &out, uint64_t v) {
+  char bytes[8];
+  support::endian::write64le(bytes, v);
+  out.append(bytes, 8);
+}
+
+/// Pads `out` with zeros so that the file offset after it (kHeaderSize plus
+/// its size) is a multiple of kSectionAlign.
+static void padPayload(std::string &out) {
+  size_t offset = kHeaderSize + out.size();
+  out.append(alignTo(offset, kSectionAlign) - offset, '\0');
+}
+
+void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
+                                     ArrayRef<Section> sections,
+                                     raw_ostream &os) {
+  std::string metaText;
+  raw_string_ostream metaStream(metaText);
+  metaStream << json::Value(json::Object{
+      {"target", metadata.target},
+      {"compiler_version", metadata.compilerVersion},
+      {"inputs", specsToJSON(metadata.inputs)},
+      {"outputs", specsToJSON(metadata.outputs)}});
+  metaStream.flush();
+
+  std::vector<Section> all;
+  all.push_back({SectionKind::Metadata, "metadata", metaText});
+  all.insert(all.end(), sections.begin(), sections.end());
+
+  std::string payload;
+  for (const Section &section : all) {
+    appendLE32(payload, static_cast<uint32_t>(section.kind));
+    appendLE32(payload, section.name.size());
+    appendLE64(payload, section.data.size());
+    payload += section.name;
+    padPayload(payload);
+    payload.append(section.data.data(), section.data.size());
+    padPayload(payload);
+  }
+
+  std::string header(kMagic, sizeof(kMagic));
+  appendLE32(header, kEngineFormatVersion);
+  appendLE32(header, all.size());
+  appendLE64(header, payload.size());
+  appendLE64(header, xxh3_64bits(payload));
+  os << header << payload;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+static Error engineError(StringRef path, const Twine &message) {
+  return createStringError(inconvertibleErrorCode(),
+                           path + ": " + message);
+}
+
+static Expected<std::vector<TensorSpec>>
+specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
+  const json::Array *array = meta.getArray(key);
+  if (!array)
+    return engineError(path, "metadata has no '" + key + "' list");
+  std::vector<TensorSpec> specs;
+  for (const json::Value &value : *array) {
+    const json::Object *object = value.getAsObject();
+    std::optional<StringRef> name = object ? object->getString("name") : std::nullopt;
+    std::optional<StringRef> dtype =
+        object ? object->getString("dtype") : std::nullopt;
+    const json::Array *shape = object ? object->getArray("shape") : nullptr;
+    if (!name || !dtype || !shape)
+      return engineError(path, "metadata entry of '" + key +
+                                   "' needs a name, a dtype and a shape");
+    TensorSpec spec;
+    spec.name = name->str();
+    std::optional<DType> parsed = parseDType(*dtype);
+    if (!parsed)
+      return engineError(path, "unknown dtype '" + *dtype + "' for '" +
+                                   *name + "'");
+    spec.dtype = *parsed;
+    for (const json::Value &dim : *shape) {
+      std::optional<int64_t> d = dim.getAsInteger();
+      if (!d || *d < 0)
+        return engineError(path, "invalid dimension in the shape of '" +
+                                     *name + "'");
+      spec.shape.push_back(*d);
+    }
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+Expected<EngineFile>
+EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
+                 std::optional<StringRef> expectedTarget) {
+  StringRef bytes = buffer->getBuffer();
+  if (bytes.size() < kHeaderSize ||
+      !bytes.starts_with(StringRef(kMagic, sizeof(kMagic))))
+    return engineError(path, "not an int21 engine (no INT21ENG header)");
+  const char *header = bytes.data();
+  uint32_t version = support::endian::read32le(header + 8);
+  uint32_t sectionCount = support::endian::read32le(header + 12);
+  uint64_t payloadSize = support::endian::read64le(header + 16);
+  uint64_t checksum = support::endian::read64le(header + 24);
+  if (version != kEngineFormatVersion)
+    return engineError(path, "engine format version " + Twine(version) +
+                                 " is not supported (this runtime reads "
+                                 "version " +
+                                 Twine(kEngineFormatVersion) +
+                                 "); recompile the model");
+  if (payloadSize != bytes.size() - kHeaderSize)
+    return engineError(path, "truncated or padded engine: the header "
+                             "announces " +
+                                 Twine(payloadSize) + " bytes of sections, "
+                                 "the file has " +
+                                 Twine(bytes.size() - kHeaderSize));
+  StringRef payload = bytes.drop_front(kHeaderSize);
+  if (xxh3_64bits(payload) != checksum)
+    return engineError(path, "corrupt engine: checksum mismatch");
+
+  EngineFile file;
+  size_t offset = 0; // Within the payload.
+  for (uint32_t i = 0; i < sectionCount; ++i) {
+    if (payload.size() - offset < 16)
+      return engineError(path, "section " + Twine(i) + " header is cut off");
+    const char *p = payload.data() + offset;
+    uint32_t kind = support::endian::read32le(p);
+    uint32_t nameSize = support::endian::read32le(p + 4);
+    uint64_t dataSize = support::endian::read64le(p + 8);
+    offset += 16;
+    if (nameSize > payload.size() - offset)
+      return engineError(path, "section " + Twine(i) + " name is cut off");
+    std::string name = payload.substr(offset, nameSize).str();
+    offset = alignTo(kHeaderSize + offset + nameSize, kSectionAlign) -
+             kHeaderSize;
+    if (offset > payload.size() || dataSize > payload.size() - offset)
+      return engineError(path, "section '" + name + "' runs past the end "
+                                                    "of the file");
+    StringRef data = payload.substr(offset, dataSize);
+    offset = alignTo(kHeaderSize + offset + dataSize, kSectionAlign) -
+             kHeaderSize;
+    if (kind < static_cast<uint32_t>(SectionKind::Metadata) ||
+        kind > static_cast<uint32_t>(SectionKind::Weights))
+      return engineError(path, "section '" + name + "' has unknown kind " +
+                                   Twine(kind));
+    file.sectionList.push_back({static_cast<SectionKind>(kind), name, data});
+  }
+  if (offset != payload.size())
+    return engineError(path, "unexpected bytes after the last section");
+
+  std::optional<Section> metaSection = file.find(SectionKind::Metadata);
+  if (!metaSection)
+    return engineError(path, "engine has no metadata section");
+  Expected<json::Value> metaJSON = json::parse(metaSection->data);
+  if (!metaJSON)
+    return engineError(path, "metadata is not valid JSON: " +
+                                 toString(metaJSON.takeError()));
+  const json::Object *meta = metaJSON->getAsObject();
+  std::optional<StringRef> target =
+      meta ? meta->getString("target") : std::nullopt;
+  std::optional<StringRef> compilerVersion =
+      meta ? meta->getString("compiler_version") : std::nullopt;
+  if (!target || !compilerVersion)
+    return engineError(path, "metadata needs a target and a compiler_version");
+  file.meta.target = target->str();
+  file.meta.compilerVersion = compilerVersion->str();
+  Expected<std::vector<TensorSpec>> inputs = specsFromJSON(*meta, "inputs", path);
+  if (!inputs)
+    return inputs.takeError();
+  Expected<std::vector<TensorSpec>> outputs =
+      specsFromJSON(*meta, "outputs", path);
+  if (!outputs)
+    return outputs.takeError();
+  file.meta.inputs = std::move(*inputs);
+  file.meta.outputs = std::move(*outputs);
+  if (expectedTarget && *expectedTarget != file.meta.target)
+    return engineError(path, "engine was compiled for target '" +
+                                 file.meta.target + "', not for '" +
+                                 *expectedTarget + "'");
+  file.buffer = std::move(buffer);
+  return file;
+}
+
+Expected<EngineFile> EngineFile::open(StringRef path,
+                                      std::optional<StringRef> expectedTarget) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return engineError(path, "cannot read: " + buffer.getError().message());
+  return read(std::move(*buffer), path, expectedTarget);
+}
+
+std::optional<Section> EngineFile::find(SectionKind kind,
+                                        StringRef name) const {
+  for (const Section &section : sectionList)
+    if (section.kind == kind && (name.empty() || section.name == name))
+      return section;
+  return std::nullopt;
+}

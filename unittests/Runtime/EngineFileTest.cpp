@@ -1,0 +1,150 @@
+//===- EngineFileTest.cpp - the .int21 engine format: round trip, refusals ===//
+
+#include "int21/Runtime/EngineFile.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include "gtest/gtest.h"
+
+using namespace int21::runtime;
+
+namespace {
+
+EngineMetadata sampleMetadata() {
+  EngineMetadata meta;
+  meta.target = "cpu:x86_64-unknown-linux-gnu:x86-64-v3";
+  meta.compilerVersion = "int21 0.1";
+  meta.inputs = {{"input", DType::F32, {1, 3, 224, 224}}};
+  meta.outputs = {{"logits", DType::F32, {1, 1000}},
+                  {"ids", DType::I64, {1}}};
+  return meta;
+}
+
+std::string writeSample(llvm::StringRef code, llvm::StringRef weights) {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  writeEngineFile(sampleMetadata(),
+                  {{SectionKind::Code, "main", code},
+                   {SectionKind::Weights, "weights", weights}},
+                  os);
+  os.flush();
+  return bytes;
+}
+
+llvm::Expected<EngineFile>
+readBytes(const std::string &bytes,
+          std::optional<llvm::StringRef> target = std::nullopt) {
+  return EngineFile::read(
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, "engine.int21"),
+      "engine.int21", target);
+}
+
+std::string errorOf(llvm::Expected<EngineFile> file) {
+  if (file)
+    return "";
+  return llvm::toString(file.takeError());
+}
+
+TEST(EngineFileTest, RoundTripKeepsMetadataAndSections) {
+  std::string weights(1000, '\x07');
+  std::string bytes = writeSample("object code", weights);
+  llvm::Expected<EngineFile> file =
+      readBytes(bytes, llvm::StringRef("cpu:x86_64-unknown-linux-gnu:x86-64-v3"));
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_EQ(file->metadata().target, sampleMetadata().target);
+  EXPECT_EQ(file->metadata().compilerVersion, "int21 0.1");
+  EXPECT_EQ(file->metadata().inputs, sampleMetadata().inputs);
+  EXPECT_EQ(file->metadata().outputs, sampleMetadata().outputs);
+  std::optional<Section> code = file->find(SectionKind::Code, "main");
+  ASSERT_TRUE(code.has_value());
+  EXPECT_EQ(code->data, "object code");
+  std::optional<Section> w = file->find(SectionKind::Weights);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->data, weights);
+  // Section data is 64-byte aligned within the file, so mapped weights can
+  // be used in place.
+  EXPECT_EQ((w->data.data() - code->data.data()) % 64, 0);
+  EXPECT_FALSE(file->find(SectionKind::Code, "other").has_value());
+}
+
+TEST(EngineFileTest, DTypeNamesRoundTrip) {
+  for (DType t : {DType::F16, DType::BF16, DType::F32, DType::F64, DType::Bool,
+                  DType::I8, DType::I16, DType::I32, DType::I64, DType::U8,
+                  DType::U16, DType::U32, DType::U64})
+    EXPECT_EQ(parseDType(dtypeName(t)), t);
+  EXPECT_EQ(dtypeSize(DType::BF16), 2u);
+  EXPECT_FALSE(parseDType("complex64").has_value());
+}
+
+TEST(EngineFileTest, RefusesAFileThatIsNotAnEngine) {
+  EXPECT_NE(errorOf(readBytes("hello, world")).find(
+                "not an int21 engine"),
+            std::string::npos);
+  EXPECT_NE(errorOf(readBytes("")).find("not an int21 engine"),
+            std::string::npos);
+}
+
+TEST(EngineFileTest, RefusesAnotherFormatVersion) {
+  std::string bytes = writeSample("code", "w");
+  bytes[8] = 2; // The little-endian format version.
+  std::string error = errorOf(readBytes(bytes));
+  EXPECT_NE(error.find("engine format version 2 is not supported"),
+            std::string::npos)
+      << error;
+}
+
+TEST(EngineFileTest, RefusesAnEngineForAnotherTarget) {
+  std::string error =
+      errorOf(readBytes(writeSample("code", "w"), llvm::StringRef("sm_90")));
+  EXPECT_NE(error.find("compiled for target "
+                       "'cpu:x86_64-unknown-linux-gnu:x86-64-v3', not for "
+                       "'sm_90'"),
+            std::string::npos)
+      << error;
+}
+
+TEST(EngineFileTest, RefusesEveryCorruptByte) {
+  std::string good = writeSample("some object code", std::string(300, 'w'));
+  for (size_t i = 32; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] ^= 0x5a;
+    std::string error = errorOf(readBytes(bad));
+    EXPECT_NE(error.find("checksum mismatch"), std::string::npos)
+        << "byte " << i << ": " << error;
+  }
+}
+
+TEST(EngineFileTest, RefusesEveryTruncation) {
+  std::string good = writeSample("some object code", std::string(300, 'w'));
+  for (size_t size = 0; size < good.size(); ++size) {
+    std::string error = errorOf(readBytes(good.substr(0, size)));
+    EXPECT_FALSE(error.empty()) << "a file cut to " << size
+                                << " bytes was accepted";
+  }
+}
+
+TEST(EngineFileTest, RefusesSectionsThatLieAboutTheirSize) {
+  // A header whose checksum is right but whose section table is not: the
+  // bounds checks, not the checksum, must catch it.
+  std::string good = writeSample("code", "weights");
+  std::string payload = good.substr(32);
+  payload[8] = '\x7f'; // The metadata section's data size, low byte.
+  payload[15] = '\x7f'; // ... and its high byte: far past the end.
+  std::string header = good.substr(0, 24);
+  uint64_t checksum = llvm::xxh3_64bits(payload);
+  for (int i = 0; i < 8; ++i)
+    header.push_back(static_cast<char>((checksum >> (8 * i)) & 0xff));
+  std::string error = errorOf(readBytes(header + payload));
+  EXPECT_NE(error.find("runs past the end of the file"), std::string::npos)
+      << error;
+}
+
+TEST(EngineFileTest, OpenReportsAMissingFile) {
+  std::string error =
+      errorOf(EngineFile::open("/nonexistent/dir/model.int21"));
+  EXPECT_NE(error.find("/nonexistent/dir/model.int21: cannot read"),
+            std::string::npos)
+      << error;
+}
+
+} // namespace
