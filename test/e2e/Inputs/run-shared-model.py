@@ -28,6 +28,7 @@ LOWERING = [
     "-expand-strided-metadata",
     "-lower-affine",
     "-finalize-memref-to-llvm",
+    "-convert-math-to-funcs",
     "-convert-math-to-llvm",
     "-convert-math-to-libm",
     "-convert-arith-to-llvm",
