@@ -51,7 +51,6 @@ class Int21_Op<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def Int21_FloatLike : AnyTypeOf<[F16, BF16, F32, F64]>;
-def Int21_IntLike : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger]>;
 def Int21_NumericLike : AnyTypeOf<[Int21_FloatLike, I8, I16, I32, I64,
                                    UI8, UI16, UI32, UI64]>;
 
