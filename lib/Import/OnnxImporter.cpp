@@ -189,6 +189,8 @@ LogicalResult ModelImporter::checkOpset() {
     // Older models are upgraded by libonnx's version converter, so that the
     // handlers only meet opsets 7 and later.
     try {
+      // The converter's adapters need the shapes of intermediate values.
+      onnx::shape_inference::InferShapes(model);
       onnx::ModelProto converted =
           onnx::version_conversion::ConvertVersion(model, kMinOpset);
       model.Swap(&converted);

@@ -94,9 +94,22 @@ LogicalResult importHardSigmoid(NodeImporter &n) {
       n.b.getF32FloatAttr(n.attrFloat("beta", 0.5f))));
 }
 
-/// PRelu(x, slope) = x < 0 ? slope * x : x, with slope broadcast to x.
+/// PRelu(x, slope) = x < 0 ? slope * x : x, with slope broadcast to x. A
+/// 1-D slope that does not broadcast is one value per channel (dimension 1),
+/// as PRelu before opset 7 defined it.
 LogicalResult importPRelu(NodeImporter &n) {
   Value x = n.input(0), slope = n.input(1);
+  RankedTensorType xType = n.inputType(0), slopeType = n.inputType(1);
+  if (failed(broadcastShapes(xType.getShape(), slopeType.getShape())) &&
+      slopeType.getRank() == 1 && xType.getRank() >= 2 &&
+      slopeType.getDimSize(0) == xType.getDimSize(1)) {
+    SmallVector<int64_t> perChannel(xType.getRank() - 1, 1);
+    perChannel[0] = slopeType.getDimSize(0);
+    FailureOr<Value> reshaped = n.reshape(slope, perChannel);
+    if (failed(reshaped))
+      return failure();
+    slope = *reshaped;
+  }
   Type elementType = getElementTypeOrSelf(x.getType());
   FailureOr<Value> negative = n.create<LessOp>(x, n.splat(elementType, 0));
   if (failed(negative))
