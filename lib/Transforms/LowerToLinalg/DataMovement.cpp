@@ -23,24 +23,6 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
       values, [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); });
 }
 
-/// A parallel generic producing `type` from `inputs` (read through `maps`);
-/// `body` gets the builder, location and the input elements.
-Value parallelGeneric(
-    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
-    ArrayRef<AffineMap> maps,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  int64_t rank = type.getRank();
-  SmallVector<AffineMap> allMaps(maps);
-  allMaps.push_back(b.getMultiDimIdentityMap(rank));
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, inputs, emptyTensor(b, loc, type),
-             allMaps, SmallVector<IteratorType>(rank, IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
-             })
-      .getResult(0);
-}
-
 struct SliceLowering : OpConversionPattern<SliceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -281,31 +281,26 @@ struct ElementwiseToGeneric : ConversionPattern {
     if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)) ||
         failed(checkElementTypes(op, op->getResultTypes(), rewriter)))
       return failure();
-    MLIRContext *ctx = op->getContext();
-    SmallVector<AffineMap> maps;
-    for (Value v : operands)
-      maps.push_back(broadcastIndexingMap(
-          ctx, cast<RankedTensorType>(v.getType()).getShape(),
-          resultType.getShape()));
-    maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
-    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
-                                               utils::IteratorType::parallel);
     Location loc = op->getLoc();
     bool known = true;
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, operands,
-        ValueRange{emptyTensor(rewriter, loc, resultType)}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          FailureOr<Value> r = buildScalar(op, b, l, args.drop_back(),
-                                           resultType.getElementType());
+    Value result = broadcastingGeneric(
+        rewriter, loc, resultType, operands,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          FailureOr<Value> r =
+              buildScalar(op, b, l, args, resultType.getElementType());
           known = succeeded(r);
-          linalg::YieldOp::create(b, l, known ? *r : args.back());
+          if (known)
+            return *r;
+          // A zero keeps the region well typed until the op is erased.
+          Type type = resultType.getElementType();
+          return arith::ConstantOp::create(
+              b, l, cast<TypedAttr>(b.getZeroAttr(type)));
         });
     if (!known) {
-      rewriter.eraseOp(generic);
+      rewriter.eraseOp(result.getDefiningOp());
       return rewriter.notifyMatchFailure(op, "no scalar lowering");
     }
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -41,6 +41,35 @@ AffineMap lowering::broadcastIndexingMap(MLIRContext *ctx,
   return AffineMap::get(result.size(), 0, exprs, ctx);
 }
 
+Value lowering::parallelGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+    ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(b.getMultiDimIdentityMap(rank));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, emptyTensor(b, loc, type),
+             allMaps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+Value lowering::broadcastingGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<AffineMap> maps;
+  for (Value v : inputs)
+    maps.push_back(broadcastIndexingMap(
+        b.getContext(), cast<RankedTensorType>(v.getType()).getShape(),
+        type.getShape()));
+  return parallelGeneric(b, loc, type, inputs, maps, body);
+}
+
 Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value value,
                               RankedTensorType type) {
   auto source = cast<RankedTensorType>(value.getType());

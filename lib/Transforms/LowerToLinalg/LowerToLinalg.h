@@ -30,6 +30,20 @@ Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 AffineMap broadcastIndexingMap(MLIRContext *ctx, ArrayRef<int64_t> operand,
                                ArrayRef<int64_t> result);
 
+/// A linalg.generic producing a fresh tensor of `type`, parallel in every
+/// dimension: `inputs` are read through `maps` (one each), the output at the
+/// identity, and `body` computes one element from the input elements.
+Value parallelGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+    ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// parallelGeneric whose inputs broadcast to `type` with ONNX rules
+/// (broadcastIndexingMap).
+Value broadcastingGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
 /// `value` reshaped to `type` (same number of elements) with
 /// tensor.collapse_shape / tensor.expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,

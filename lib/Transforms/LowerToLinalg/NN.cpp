@@ -62,15 +62,9 @@ SmallVector<AffineExpr> dims(MLIRContext *ctx, int64_t from, int64_t count) {
 /// `map`.
 Value copyGeneric(OpBuilder &b, Location loc, RankedTensorType type,
                   Value input, AffineMap map) {
-  int64_t rank = type.getRank();
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, input, emptyTensor(b, loc, type),
-             SmallVector<AffineMap>{map, b.getMultiDimIdentityMap(rank)},
-             SmallVector<IteratorType>(rank, IteratorType::parallel),
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, args[0]);
-             })
-      .getResult(0);
+  return parallelGeneric(
+      b, loc, type, input, map,
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
 /// The output accumulator of a convolution: the bias broadcast along the

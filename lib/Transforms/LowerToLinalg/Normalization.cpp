@@ -65,18 +65,16 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
         AffineMap::get(rank, 0, getAffineDimExpr(1, op.getContext()));
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     FloatAttr epsilon = op.getEpsilonAttr();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type},
-        ValueRange{adaptor.getInput(), adaptor.getScale(), adaptor.getBias(),
-                   adaptor.getMean(), adaptor.getVariance()},
-        emptyTensor(rewriter, loc, type),
-        SmallVector<AffineMap>{id, channel, channel, channel, channel, id},
-        SmallVector<IteratorType>(rank, IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          linalg::YieldOp::create(
-              b, l, normalise(b, l, a[0], a[3], a[4], a[1], a[2], epsilon));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, parallelGeneric(rewriter, loc, type,
+                            ValueRange{adaptor.getInput(), adaptor.getScale(),
+                                       adaptor.getBias(), adaptor.getMean(),
+                                       adaptor.getVariance()},
+                            {id, channel, channel, channel, channel},
+                            [&](OpBuilder &b, Location l, ValueRange a) {
+                              return normalise(b, l, a[0], a[3], a[4], a[1],
+                                               a[2], epsilon);
+                            }));
     return success();
   }
 };
@@ -148,20 +146,15 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
       inputs.push_back(bias);
       maps.push_back(trailing(bias));
     }
-    maps.push_back(id);
     FloatAttr epsilon = op.getEpsilonAttr();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, inputs,
-        emptyTensor(rewriter, loc, type), maps,
-        SmallVector<IteratorType>(rank, IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange a) {
-          Value bias = a.size() > 5 ? a[4] : Value();
-          linalg::YieldOp::create(b, l,
-                                  normalise(b, l, a[0], mean(b, l, a[1]),
-                                            mean(b, l, a[2]), a[3], bias,
-                                            epsilon));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op, parallelGeneric(rewriter, loc, type, inputs, maps,
+                            [&](OpBuilder &b, Location l, ValueRange a) {
+                              Value bias = a.size() > 4 ? a[4] : Value();
+                              return normalise(b, l, a[0], mean(b, l, a[1]),
+                                               mean(b, l, a[2]), a[3], bias,
+                                               epsilon);
+                            }));
     return success();
   }
 };

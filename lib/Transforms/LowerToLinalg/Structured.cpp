@@ -153,21 +153,11 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
-    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    Location loc = op.getLoc();
-    SmallVector<AffineMap> maps = {
-        broadcastIndexingMap(op.getContext(), inputType.getShape(),
-                             resultType.getShape()),
-        rewriter.getMultiDimIdentityMap(resultType.getRank())};
-    SmallVector<utils::IteratorType> iterators(resultType.getRank(),
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{adaptor.getInput()},
-        ValueRange{emptyTensor(rewriter, loc, resultType)}, maps, iterators,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(
+        op,
+        broadcastingGeneric(
+            rewriter, op.getLoc(), resultType, adaptor.getInput(),
+            [](OpBuilder &, Location, ValueRange args) { return args[0]; }));
     return success();
   }
 };
@@ -251,29 +241,6 @@ Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
       .getResult(0);
 }
 
-/// A generic applying `fn` to every element of `input` (with `extra`
-/// operands broadcast to it), producing a tensor of `resultType`.
-Value mapElements(OpBuilder &b, Location loc, RankedTensorType resultType,
-                  ValueRange inputs,
-                  function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps;
-  for (Value v : inputs)
-    maps.push_back(broadcastIndexingMap(
-        ctx, cast<RankedTensorType>(v.getType()).getShape(),
-        resultType.getShape()));
-  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
-  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{resultType}, inputs,
-             ValueRange{emptyTensor(b, loc, resultType)}, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, fn(nb, l, args.drop_back()));
-             })
-      .getResult(0);
-}
-
 template <typename OpTy, ReduceKind kind>
 struct ReduceLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -294,20 +261,20 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
         count *= inputType.getDimSize(axis);
       Type elementType = resultType.getElementType();
       auto reducedType = cast<RankedTensorType>(reduced.getType());
-      reduced =
-          mapElements(rewriter, loc, reducedType, ValueRange{reduced},
-                      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                        if (isa<FloatType>(elementType)) {
-                          Value n = arith::ConstantOp::create(
-                              b, l, b.getFloatAttr(elementType, count));
-                          return arith::DivFOp::create(b, l, args[0], n);
-                        }
-                        Value n = arith::ConstantOp::create(
-                            b, l, b.getIntegerAttr(elementType, count));
-                        if (isUnsigned)
-                          return arith::DivUIOp::create(b, l, args[0], n);
-                        return arith::DivSIOp::create(b, l, args[0], n);
-                      });
+      reduced = broadcastingGeneric(
+          rewriter, loc, reducedType, ValueRange{reduced},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            if (isa<FloatType>(elementType)) {
+              Value n = arith::ConstantOp::create(
+                  b, l, b.getFloatAttr(elementType, count));
+              return arith::DivFOp::create(b, l, args[0], n);
+            }
+            Value n = arith::ConstantOp::create(
+                b, l, b.getIntegerAttr(elementType, count));
+            if (isUnsigned)
+              return arith::DivUIOp::create(b, l, args[0], n);
+            return arith::DivSIOp::create(b, l, args[0], n);
+          });
     }
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, reduced, resultType));
     return success();
@@ -345,24 +312,25 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
     Value max = reshapeTensor(rewriter, loc,
                               reduce(rewriter, loc, ReduceKind::Max, x, {axis}),
                               keptType);
-    Value shifted =
-        mapElements(rewriter, loc, type, ValueRange{x, max},
-                    [](OpBuilder &b, Location l, ValueRange a) {
-                      return Value(arith::SubFOp::create(b, l, a[0], a[1]));
-                    });
-    Value exps = mapElements(rewriter, loc, type, ValueRange{shifted},
-                             [](OpBuilder &b, Location l, ValueRange a) {
-                               return Value(math::ExpOp::create(b, l, a[0]));
-                             });
+    Value shifted = broadcastingGeneric(
+        rewriter, loc, type, ValueRange{x, max},
+        [](OpBuilder &b, Location l, ValueRange a) {
+          return Value(arith::SubFOp::create(b, l, a[0], a[1]));
+        });
+    Value exps =
+        broadcastingGeneric(rewriter, loc, type, ValueRange{shifted},
+                            [](OpBuilder &b, Location l, ValueRange a) {
+                              return Value(math::ExpOp::create(b, l, a[0]));
+                            });
     Value sum = reshapeTensor(
         rewriter, loc, reduce(rewriter, loc, ReduceKind::Sum, exps, {axis}),
         keptType);
-    Value result =
-        mapElements(rewriter, loc, type, ValueRange{shifted, sum},
-                    [](OpBuilder &b, Location l, ValueRange a) {
-                      Value log = math::LogOp::create(b, l, a[1]);
-                      return Value(arith::SubFOp::create(b, l, a[0], log));
-                    });
+    Value result = broadcastingGeneric(
+        rewriter, loc, type, ValueRange{shifted, sum},
+        [](OpBuilder &b, Location l, ValueRange a) {
+          Value log = math::LogOp::create(b, l, a[1]);
+          return Value(arith::SubFOp::create(b, l, a[0], log));
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
