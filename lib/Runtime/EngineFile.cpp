@@ -74,6 +74,15 @@ static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
   return std::move(array);
 }
 
+static json::Value weightsToJSON(ArrayRef<WeightSpec> weights) {
+  json::Array array;
+  for (const WeightSpec &weight : weights)
+    array.push_back(json::Object{{"name", weight.name},
+                                 {"offset", static_cast<int64_t>(weight.offset)},
+                                 {"size", static_cast<int64_t>(weight.size)}});
+  return std::move(array);
+}
+
 static void appendLE32(std::string &out, uint32_t v) {
   char bytes[4];
   support::endian::write32le(bytes, v);
@@ -102,7 +111,8 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
       {"target", metadata.target},
       {"compiler_version", metadata.compilerVersion},
       {"inputs", specsToJSON(metadata.inputs)},
-      {"outputs", specsToJSON(metadata.outputs)}});
+      {"outputs", specsToJSON(metadata.outputs)},
+      {"weights", weightsToJSON(metadata.weights)}});
   metaStream.flush();
 
   std::vector<Section> all;
@@ -252,6 +262,24 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
       specsFromJSON(*meta, "outputs", path);
   if (!outputs)
     return outputs.takeError();
+  // Weights are optional: an engine without any has no list.
+  if (const json::Array *weights = meta->getArray("weights")) {
+    for (const json::Value &value : *weights) {
+      const json::Object *object = value.getAsObject();
+      std::optional<StringRef> name =
+          object ? object->getString("name") : std::nullopt;
+      std::optional<int64_t> woffset =
+          object ? object->getInteger("offset") : std::nullopt;
+      std::optional<int64_t> size =
+          object ? object->getInteger("size") : std::nullopt;
+      if (!name || !woffset || !size || *woffset < 0 || *size < 0)
+        return engineError(path, "metadata entry of 'weights' needs a name, "
+                                 "an offset and a size");
+      file.meta.weights.push_back(
+          {name->str(), static_cast<uint64_t>(*woffset),
+           static_cast<uint64_t>(*size)});
+    }
+  }
   file.meta.inputs = std::move(*inputs);
   file.meta.outputs = std::move(*outputs);
   if (expectedTarget && *expectedTarget != file.meta.target)

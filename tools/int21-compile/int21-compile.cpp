@@ -1,5 +1,6 @@
-//===- int21-compile.cpp - ONNX model -> int21 (and, later, engines) ------===//
+//===- int21-compile.cpp - ONNX model -> int21, linalg, LLVM IR or engine ---===//
 
+#include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
@@ -11,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,7 +23,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class EmitKind { Int21, Linalg };
+enum class EmitKind { Int21, Linalg, LLVM, Engine };
 
 /// `text` with control characters (from corrupt names) made visible, so that
 /// every diagnostic stays on one line.
@@ -65,13 +67,26 @@ int main(int argc, char **argv) {
       "o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
       cl::init("-"), cl::cat(category));
   cl::opt<EmitKind> emit(
-      "emit", cl::desc("What to produce"), cl::init(EmitKind::Int21),
+      "emit",
+      cl::desc("What to produce (default: an engine when --target is given, "
+               "else int21)"),
       cl::values(clEnumValN(EmitKind::Int21, "int21",
                             "the imported model in the int21 dialect"),
                  clEnumValN(EmitKind::Linalg, "linalg",
                             "fusion groups lowered to linalg on tensors "
-                            "(the int21-to-linalg pipeline)")),
+                            "(the int21-to-linalg pipeline)"),
+                 clEnumValN(EmitKind::LLVM, "llvm",
+                            "optimised LLVM IR of the engine's code"),
+                 clEnumValN(EmitKind::Engine, "engine",
+                            "a .int21 engine: code, weights and metadata")),
       cl::cat(category));
+  cl::opt<std::string> target(
+      "target",
+      cl::desc("Where the engine runs: 'cpu' (this machine) or "
+               "'cpu:<triple>:<cpu>'"),
+      cl::value_desc("target"), cl::init(""), cl::cat(category));
+  cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
+                             cl::init(3), cl::Prefix, cl::cat(category));
   cl::list<std::string> inputShapes(
       "input-shape",
       cl::desc("Static shape of a model input, e.g. input=1x3x224x224 "
@@ -96,7 +111,7 @@ int main(int argc, char **argv) {
                               "int21-compile: compile an ONNX model\n");
 
   if (listOps) {
-    for (const auto &[op, opset] : int21::supportedOnnxOps())
+    for (const auto &[op, opset] : mlir::int21::supportedOnnxOps())
       llvm::outs() << op << " " << opset << "\n";
     return 0;
   }
@@ -105,8 +120,31 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  MLIRContext context;
-  context.loadDialect<int21::Int21Dialect, func::FuncDialect>();
+  EmitKind emitKind =
+      emit.getNumOccurrences() ? emit.getValue()
+                               : (target.empty() ? EmitKind::Int21
+                                                 : EmitKind::Engine);
+  bool compiles = emitKind == EmitKind::LLVM || emitKind == EmitKind::Engine;
+  ::int21::CompileOptions compileOptions;
+  compileOptions.target = target.empty() ? "cpu" : target.getValue();
+  compileOptions.optLevel = std::min(3u, optLevel.getValue());
+  if (compiles) {
+    std::string error;
+    if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
+      llvm::errs() << "int21-compile: error: --target: " << error << "\n";
+      return 1;
+    }
+    if (splitInputFile) {
+      llvm::errs() << "int21-compile: error: --split-input-file only works "
+                      "with --emit=int21 or --emit=linalg\n";
+      return 1;
+    }
+  }
+
+  DialectRegistry registry;
+  ::int21::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadDialect<mlir::int21::Int21Dialect, func::FuncDialect>();
   bool hadError = false;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() != DiagnosticSeverity::Error)
@@ -123,12 +161,12 @@ int main(int argc, char **argv) {
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope rootTimer = timing.getRootScope();
 
-  int21::OnnxImportOptions options;
+  mlir::int21::OnnxImportOptions options;
   // Printing the int21 module needs the weights' names, not their bytes.
-  options.weightData = printWeights;
+  options.weightData = printWeights || compiles;
   for (const std::string &spec : inputShapes) {
     std::string error;
-    auto parsed = int21::parseInputShapeSpec(spec, error);
+    auto parsed = mlir::int21::parseInputShapeSpec(spec, error);
     if (failed(parsed)) {
       llvm::errs() << "int21-compile: error: --input-shape: " << error << "\n";
       return 1;
@@ -179,7 +217,7 @@ int main(int argc, char **argv) {
     TimingScope importTimer = rootTimer.nest(StringRef("import"));
     options.timing = &importTimer;
     FailureOr<OwningOpRef<ModuleOp>> module =
-        int21::importOnnxModel(context, llvm::MemoryBufferRef(chunk, inputFile),
+        mlir::int21::importOnnxModel(context, llvm::MemoryBufferRef(chunk, inputFile),
                                inputFile, isText, options);
     importTimer.stop();
     if (failed(module)) {
@@ -189,10 +227,39 @@ int main(int argc, char **argv) {
       failedAny = true;
       continue;
     }
-    if (emit == EmitKind::Linalg) {
+    if (compiles) {
+      compileOptions.timing = &rootTimer;
+      if (emitKind == EmitKind::Engine) {
+        if (failed(::int21::compileToEngine(**module, compileOptions,
+                                          output->os()))) {
+          failedAny = true;
+          continue;
+        }
+        continue;
+      }
+      std::string error;
+      FailureOr<::int21::runtime::EngineMetadata> meta = ::int21::describeEntry(**module);
+      if (failed(meta) || failed(::int21::lowerToLLVMDialect(**module,
+                                                            compileOptions))) {
+        failedAny = true;
+        continue;
+      }
+      meta->target = *::int21::resolveCPUTarget(compileOptions.target, error);
+      llvm::LLVMContext llvmContext;
+      std::string weights;
+      std::unique_ptr<llvm::Module> llvmModule = ::int21::translateToLLVMIR(
+          **module, llvmContext, compileOptions, *meta, weights);
+      if (!llvmModule) {
+        failedAny = true;
+        continue;
+      }
+      llvmModule->print(output->os(), nullptr);
+      continue;
+    }
+    if (emitKind == EmitKind::Linalg) {
       TimingScope lowerTimer = rootTimer.nest(StringRef("lower to linalg"));
       PassManager pm(&context);
-      int21::buildInt21ToLinalgPipeline(pm);
+      mlir::int21::buildInt21ToLinalgPipeline(pm);
       if (failed(pm.run(**module))) {
         failedAny = true;
         continue;
@@ -202,6 +269,8 @@ int main(int argc, char **argv) {
     (**module)->print(output->os(), flags);
     output->os() << "\n";
   }
-  output->keep();
+  // A failed compilation leaves no engine behind.
+  if (!failedAny || !compiles)
+    output->keep();
   return failedAny ? 1 : 0;
 }

@@ -61,6 +61,17 @@ struct Section {
   llvm::StringRef data;
 };
 
+/// A weight: a slice of the weights section, passed to the code by pointer.
+struct WeightSpec {
+  std::string name;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+
+  bool operator==(const WeightSpec &other) const {
+    return name == other.name && offset == other.offset && size == other.size;
+  }
+};
+
 /// What the metadata section says.
 struct EngineMetadata {
   /// Where the code runs: "cpu:<triple>:<cpu>" or an NVIDIA chip "sm_90".
@@ -68,6 +79,9 @@ struct EngineMetadata {
   std::string compilerVersion;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
+  /// The weights in the order the code takes them (after the inputs, before
+  /// the outputs). Offsets are 64-byte aligned.
+  std::vector<WeightSpec> weights;
 };
 
 /// Writes an engine with `metadata` and `sections` (code, weights, ...).

@@ -5,7 +5,9 @@
 
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -22,6 +24,18 @@ namespace mlir::int21 {
 /// The default path from imported int21 to linalg on tensors: canonicalise
 /// (folding shape arithmetic), form fusion groups, lower to linalg.
 void buildInt21ToLinalgPipeline(OpPassManager &pm);
+
+/// The bytes of a constant as they lie in memory once bufferized (row-major,
+/// one byte per i1), or std::nullopt when the attribute holds no data (a
+/// `dense_resource` imported without its weights) or an element type without
+/// a byte size.
+std::optional<std::vector<char>> getConstantBytes(ElementsAttr value);
+
+/// From linalg on tensors (int21-to-linalg's output) to the LLVM dialect:
+/// weights outlined, fusion groups scheduled (or inlined), one-shot
+/// bufferization with outputs as out-parameters, scf.forall on OpenMP, and
+/// the engine entry point `int21_entry`.
+void buildInt21CPUCodegenPipeline(OpPassManager &pm);
 
 /// Registers the pipelines above with the pass registry (as
 /// `int21-to-linalg`) so that int21-opt can run them.

@@ -50,4 +50,69 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "func::FuncOp"> {
   ];
 }
 
+def Int21OutlineWeights : Pass<"int21-outline-weights", "func::FuncOp"> {
+  let summary = "Turn the weights of an entry function into arguments";
+  let description = [{
+    Prepares an entry function for an engine, whose weights live in the
+    engine file rather than in the code. First, transposes, reshapes and
+    copies whose only input is a constant are computed at compile time (a
+    Gemm's transposed weight costs nothing at run time). Then every tensor
+    constant of at least `min-elements` elements that is not a splat becomes a
+    new argument appended after the existing ones; the argument carries the
+    constant's value as `int21.weight` (a `dense_resource` blob keeps its
+    name) and `bufferization.writable = false`, so that bufferization never
+    writes into it. The original arguments become read-only too.
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"64",
+           "Constants with fewer elements stay in the code">,
+  ];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
+def Int21DecomposeAggregates : Pass<"int21-decompose-aggregates", "func::FuncOp"> {
+  let summary = "Decompose aggregate linalg ops (softmax) into simpler ones";
+  let description = [{
+    Rewrites every op implementing `linalg::AggregatedOpInterface` that a
+    schedule left alone (linalg.softmax) into the ops it is made of (reductions
+    and generics), which bufferize and lower to loops.
+  }];
+}
+
+def Int21ExpandStridedCopies : Pass<"int21-expand-strided-copies", "func::FuncOp"> {
+  let summary = "Turn memref.copy between strided buffers into linalg.copy";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a copy between buffers that are not both
+    contiguous into a call to `memrefCopy`, a function of MLIR's runner
+    library that engines do not link. This pass rewrites such copies into
+    `linalg.copy`, which becomes loops; contiguous copies stay memcpy.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def Int21SignlessSignature : Pass<"int21-signless-signature", "func::FuncOp"> {
+  let summary = "Give a lowered function signless integer arguments and results";
+  let description = [{
+    After lowering to linalg, unsigned tensors only appear at the function
+    boundary, joined to the signless body by `tensor.bitcast`. This pass makes
+    the signature signless and drops those casts, so that bufferization sees
+    no bitcasts. Engines keep the original (unsigned) types in their metadata.
+  }];
+}
+
+def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
+  let summary = "Add the engine entry point `int21_entry(void **args)`";
+  let description = [{
+    Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
+    pointer calling convention. `@main` becomes internal and a new external
+    function `int21_entry` takes an array of pointers (inputs, weights,
+    outputs: the order of @main's arguments) and calls it. This is the only
+    symbol the runtime looks up, and the same for every model.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+
 #endif // INT21_TRANSFORMS_PASSES_TD

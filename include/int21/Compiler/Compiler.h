@@ -1,0 +1,72 @@
+//===- Compiler.h - from an imported model to an engine -------------------===//
+//
+// The steps after import, shared by int21-compile, the Python package and the
+// search: lower an int21 module to the LLVM dialect (int21-to-linalg, then
+// int21-cpu-codegen), translate it to LLVM IR, emit object code for the CPU,
+// link it into a shared object and write the engine file.
+//
+// Errors are reported through the module's MLIR diagnostics (the caller's
+// handler prints them) and returned as failure().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_COMPILER_COMPILER_H
+#define INT21_COMPILER_COMPILER_H
+
+#include "int21/Runtime/EngineFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <string>
+
+namespace int21 {
+
+struct CompileOptions {
+  /// "cpu" for this machine, or "cpu:<triple>:<cpu>" for another one.
+  std::string target = "cpu";
+  /// LLVM optimisation level for the generated code (0-3).
+  unsigned optLevel = 3;
+  /// Where the phases report their time, when given.
+  mlir::TimingScope *timing = nullptr;
+};
+
+/// Registers every dialect, interface and translation the compiler uses
+/// (bufferization and tiling interfaces included) with `registry`.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// The compiler's version, recorded in every engine.
+llvm::StringRef compilerVersion();
+
+/// The resolved target name ("cpu:<triple>:<cpu>") for `target`, or failure
+/// with a message in `error`.
+mlir::FailureOr<std::string> resolveCPUTarget(llvm::StringRef target,
+                                              std::string &error);
+
+/// The inputs and outputs of `module`'s @main as an engine records them.
+mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
+
+/// Lowers an imported int21 `module`, in place, to the LLVM dialect.
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
+                                       const CompileOptions &options);
+
+/// Translates a module lowered by lowerToLLVMDialect to optimised LLVM IR
+/// for the target. The weights are taken out of the module into `weights`
+/// (64-byte aligned) and listed in `metadata`.
+std::unique_ptr<llvm::Module>
+translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
+                  const CompileOptions &options,
+                  runtime::EngineMetadata &metadata, std::string &weights);
+
+/// Compiles an imported int21 `module` (changed in place) into an engine
+/// written to `os`.
+mlir::LogicalResult compileToEngine(mlir::ModuleOp module,
+                                    const CompileOptions &options,
+                                    llvm::raw_ostream &os);
+
+} // namespace int21
+
+#endif // INT21_COMPILER_COMPILER_H

@@ -1,0 +1,103 @@
+//===- Engine.h - load and run compiled int21 engines ---------------------===//
+//
+// An Engine is a loaded `.int21` file: its metadata, its weights and its code.
+// Loading needs no compiler: the CPU code is a shared object that the runtime
+// maps from memory (memfd + dlopen) and calls through one entry point,
+// `int21_entry(void **args)`, with the inputs, weights and outputs in order.
+//
+// Engines share nothing: two engines (or the same file loaded twice) in one
+// process have their own code, weights and thread count, and `run` may be
+// called from several threads at once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_RUNTIME_ENGINE_H
+#define INT21_RUNTIME_ENGINE_H
+
+#include "int21/Runtime/EngineFile.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace int21::runtime {
+
+/// A dense tensor in host memory, row-major, 64-byte aligned.
+class Tensor {
+public:
+  Tensor() = default;
+  /// A zero-filled tensor of `dtype` and `shape`.
+  Tensor(DType dtype, std::vector<int64_t> shape);
+
+  DType dtype() const { return type; }
+  const std::vector<int64_t> &shape() const { return dims; }
+  int64_t numElements() const;
+  size_t sizeInBytes() const { return numElements() * dtypeSize(type); }
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  template <typename T> T *dataAs() { return static_cast<T *>(data()); }
+  template <typename T> const T *dataAs() const {
+    return static_cast<const T *>(data());
+  }
+
+private:
+  struct Free {
+    void operator()(void *p) const;
+  };
+  DType type = DType::F32;
+  std::vector<int64_t> dims;
+  std::shared_ptr<void> storage;
+};
+
+class Engine {
+public:
+  ~Engine();
+  Engine(const Engine &) = delete;
+  Engine &operator=(const Engine &) = delete;
+
+  /// Loads the engine at `path`. A corrupt, truncated or foreign file, or
+  /// one compiled for another target, is an error naming the file.
+  static llvm::Expected<std::unique_ptr<Engine>> load(llvm::StringRef path);
+  /// Loads an engine from memory; `name` stands for it in errors.
+  static llvm::Expected<std::unique_ptr<Engine>>
+  load(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::StringRef name);
+
+  const EngineMetadata &metadata() const { return file.metadata(); }
+  const std::vector<TensorSpec> &inputs() const { return metadata().inputs; }
+  const std::vector<TensorSpec> &outputs() const { return metadata().outputs; }
+
+  /// The number of threads `run` uses (default: the hardware's).
+  unsigned threads() const { return threadCount; }
+  void setThreads(unsigned count);
+
+  /// Runs on caller-owned buffers, which must have the sizes the metadata
+  /// gives (inputs in input order, outputs in output order).
+  llvm::Error run(llvm::ArrayRef<const void *> inputs,
+                  llvm::ArrayRef<void *> outputs) const;
+  /// Runs on `inputs` (checked against the metadata: count, dtype, shape)
+  /// and returns the outputs.
+  llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs) const;
+
+  /// The host's target name, as `int21-compile --target=cpu` records it.
+  static std::string hostTarget();
+
+private:
+  Engine(EngineFile file, std::string name);
+
+  EngineFile file;
+  std::string name;
+  void *library = nullptr;
+  void (*entry)(void **) = nullptr;
+  void (*setNumThreads)(int) = nullptr;
+  std::vector<const void *> weightPointers;
+  /// Weights copied to aligned memory when the file's buffer is not.
+  std::shared_ptr<void> alignedWeights;
+  unsigned threadCount = 1;
+};
+
+} // namespace int21::runtime
+
+#endif // INT21_RUNTIME_ENGINE_H

@@ -1,0 +1,419 @@
+//===- Compiler.cpp - from an imported model to an engine -----------------===//
+
+#include "int21/Compiler/Compiler.h"
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+using ::int21::runtime::DType;
+using ::int21::runtime::EngineMetadata;
+using ::int21::runtime::TensorSpec;
+namespace runtime = ::int21::runtime;
+
+#ifndef INT21_VERSION
+#define INT21_VERSION "0.0.0"
+#endif
+#ifndef INT21_OPENMP_LIBDIR
+#define INT21_OPENMP_LIBDIR "/usr/lib/llvm-22/lib"
+#endif
+
+static constexpr size_t kWeightAlign = 64;
+
+auto ::int21::compilerVersion() -> StringRef {
+  return "int21 " INT21_VERSION " (LLVM " LLVM_VERSION_STRING ")";
+}
+
+auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
+  registry.insert<mlir::int21::Int21Dialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
+
+static void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+auto ::int21::resolveCPUTarget(StringRef target,
+                                               std::string &error) -> FailureOr<std::string> {
+  if (target == "cpu")
+    return "cpu:" + llvm::sys::getProcessTriple() + ":" +
+           llvm::sys::getHostCPUName().str();
+  SmallVector<StringRef, 3> parts;
+  target.split(parts, ':');
+  if (parts.size() != 3 || parts[0] != "cpu" || parts[1].empty() ||
+      parts[2].empty()) {
+    error = ("unknown target '" + target +
+             "' (expected 'cpu' or 'cpu:<triple>:<cpu>')")
+                .str();
+    return failure();
+  }
+  return target.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Metadata
+//===----------------------------------------------------------------------===//
+
+static std::optional<DType> dtypeOf(Type element) {
+  if (element.isF16())
+    return DType::F16;
+  if (element.isBF16())
+    return DType::BF16;
+  if (element.isF32())
+    return DType::F32;
+  if (element.isF64())
+    return DType::F64;
+  auto integer = dyn_cast<IntegerType>(element);
+  if (!integer)
+    return std::nullopt;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1:
+    return DType::Bool;
+  case 8:
+    return isUnsigned ? DType::U8 : DType::I8;
+  case 16:
+    return isUnsigned ? DType::U16 : DType::I16;
+  case 32:
+    return isUnsigned ? DType::U32 : DType::I32;
+  case 64:
+    return isUnsigned ? DType::U64 : DType::I64;
+  default:
+    return std::nullopt;
+  }
+}
+
+static FailureOr<TensorSpec> specOf(Operation *where, Type type,
+                                    DictionaryAttr attrs, StringRef kind,
+                                    unsigned index) {
+  TensorSpec spec;
+  auto name = attrs ? attrs.getAs<StringAttr>("onnx.name") : StringAttr();
+  spec.name = name ? name.str() : (kind + "_" + Twine(index)).str();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return where->emitError() << kind << " '" << spec.name
+                              << "' needs a static shape, has " << type;
+  std::optional<DType> dtype = dtypeOf(tensor.getElementType());
+  if (!dtype)
+    return where->emitError() << kind << " '" << spec.name
+                              << "' has an element type engines do not "
+                                 "support: "
+                              << tensor.getElementType();
+  spec.dtype = *dtype;
+  spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  return spec;
+}
+
+auto ::int21::describeEntry(ModuleOp module) -> FailureOr<EngineMetadata> {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return module.emitError("the model has no @main function");
+  EngineMetadata meta;
+  for (unsigned i = 0, e = main.getNumArguments(); i < e; ++i) {
+    FailureOr<TensorSpec> spec = specOf(main, main.getArgumentTypes()[i],
+                                        main.getArgAttrDict(i), "input", i);
+    if (failed(spec))
+      return failure();
+    meta.inputs.push_back(std::move(*spec));
+  }
+  for (unsigned i = 0, e = main.getNumResults(); i < e; ++i) {
+    FailureOr<TensorSpec> spec = specOf(main, main.getResultTypes()[i],
+                                        main.getResultAttrDict(i), "output", i);
+    if (failed(spec))
+      return failure();
+    meta.outputs.push_back(std::move(*spec));
+  }
+  meta.compilerVersion = compilerVersion().str();
+  return meta;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+auto ::int21::lowerToLLVMDialect(ModuleOp module,
+                                        const ::int21::CompileOptions &options) -> LogicalResult {
+  PassManager pm(module.getContext());
+  if (options.timing)
+    pm.enableTiming(*options.timing);
+  mlir::int21::buildInt21ToLinalgPipeline(pm);
+  mlir::int21::buildInt21CPUCodegenPipeline(pm);
+  return pm.run(module);
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(ModuleOp module, StringRef target, unsigned optLevel) {
+  initializeNativeTarget();
+  SmallVector<StringRef, 3> parts;
+  target.split(parts, ':');
+  llvm::Triple triple(parts[1]);
+  std::string error;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget) {
+    module.emitError("no LLVM target for '") << parts[1] << "': " << error;
+    return nullptr;
+  }
+  std::string features;
+  if (parts[2] == llvm::sys::getHostCPUName()) {
+    llvm::SubtargetFeatures list;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      list.AddFeature(feature.first(), feature.second);
+    features = list.getString();
+  }
+  llvm::CodeGenOptLevel level = optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+                                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                                : llvm::CodeGenOptLevel::None;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, parts[2], features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, level));
+  if (!machine)
+    module.emitError("cannot create an LLVM target machine for '")
+        << target << "'";
+  return machine;
+}
+
+auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                         const ::int21::CompileOptions &options, EngineMetadata &meta,
+                         std::string &weights) -> std::unique_ptr<llvm::Module> {
+  MLIRContext *ctx = module.getContext();
+  auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
+  if (!main) {
+    module.emitError("the lowered module has no llvm.func @main");
+    return nullptr;
+  }
+  // @main's arguments: inputs, weights (marked int21.weight), outputs.
+  unsigned numArgs = main.getNumArguments();
+  size_t numIn = meta.inputs.size(), numOut = meta.outputs.size();
+  meta.weights.clear();
+  weights.clear();
+  for (unsigned i = 0; i < numArgs; ++i) {
+    Attribute value = main.getArgAttr(i, "int21.weight");
+    bool isWeight = static_cast<bool>(value);
+    bool expectWeight = i >= numIn && i < numArgs - numOut;
+    if (isWeight != expectWeight) {
+      main.emitError("argument ") << i << " of @main is not where an "
+                                  << (isWeight ? "input or output" : "weight")
+                                  << " belongs";
+      return nullptr;
+    }
+    if (!isWeight)
+      continue;
+    auto elements = dyn_cast<ElementsAttr>(value);
+    std::optional<std::vector<char>> bytes =
+        elements ? mlir::int21::getConstantBytes(elements) : std::nullopt;
+    std::string name = "weight_" + std::to_string(meta.weights.size());
+    if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(value))
+      name = resource.getRawHandle().getKey().str();
+    if (!bytes) {
+      main.emitError("weight '") << name << "' has no data to store";
+      return nullptr;
+    }
+    weights.resize(llvm::alignTo(weights.size(), kWeightAlign), '\0');
+    meta.weights.push_back({name, weights.size(), bytes->size()});
+    weights.append(bytes->data(), bytes->size());
+  }
+  if (numArgs != numIn + numOut + meta.weights.size()) {
+    main.emitError("@main has ") << numArgs << " arguments, expected "
+                                 << numIn << " inputs, " << meta.weights.size()
+                                 << " weights and " << numOut << " outputs";
+    return nullptr;
+  }
+  // The data now lives in `weights`; drop it (and names) from the IR.
+  for (unsigned i = 0; i < numArgs; ++i)
+    main.setArgAttrs(i, DictionaryAttr::get(ctx, {}));
+  for (NamedAttribute attr : llvm::to_vector(module->getDiscardableAttrs()))
+    if (!attr.getName().strref().starts_with("llvm.") &&
+        !attr.getName().strref().starts_with("dlti."))
+      module->removeAttr(attr.getName());
+
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(module, meta.target, options.optLevel);
+  if (!machine)
+    return nullptr;
+
+  DialectRegistry registry;
+  registerAllToLLVMIRTranslations(registry);
+  ctx->appendDialectRegistry(registry);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "int21");
+  if (!llvmModule) {
+    module.emitError("translation to LLVM IR failed");
+    return nullptr;
+  }
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
+  if (llvm::Error error = optimize(llvmModule.get())) {
+    module.emitError("LLVM optimisation failed: ")
+        << llvm::toString(std::move(error));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+//===----------------------------------------------------------------------===//
+// Object code and engine
+//===----------------------------------------------------------------------===//
+
+static FailureOr<std::string> emitObject(ModuleOp module,
+                                         llvm::Module &llvmModule,
+                                         StringRef target, unsigned optLevel) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(module, target, optLevel);
+  if (!machine)
+    return failure();
+  SmallString<0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    module.emitError("the LLVM target cannot emit object files");
+    return failure();
+  }
+  pm.run(llvmModule);
+  return std::string(object.str());
+}
+
+/// Links `object` into a shared object with the system's C compiler driver
+/// (only the compiler needs it; loading the result does not).
+static FailureOr<std::string> linkSharedObject(ModuleOp module,
+                                               StringRef object,
+                                               bool needsOpenMP) {
+  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc");
+  if (!driver)
+    driver = llvm::sys::findProgramByName("gcc");
+  if (!driver)
+    driver = llvm::sys::findProgramByName("clang");
+  if (!driver) {
+    module.emitError("no C compiler driver (cc, gcc or clang) found to link "
+                     "the engine's code");
+    return failure();
+  }
+  SmallString<128> objectPath, libraryPath, logPath;
+  auto tempFile = [&](StringRef suffix,
+                      SmallString<128> &path) -> LogicalResult {
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("int21", suffix, path)) {
+      module.emitError("cannot create a temporary file: ") << ec.message();
+      return failure();
+    }
+    return success();
+  };
+  if (failed(tempFile("o", objectPath)) || failed(tempFile("so", libraryPath)) ||
+      failed(tempFile("log", logPath)))
+    return failure();
+  llvm::FileRemover removeObject(objectPath), removeLibrary(libraryPath),
+      removeLog(logPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(objectPath, ec);
+    if (ec) {
+      module.emitError("cannot write ") << objectPath << ": " << ec.message();
+      return failure();
+    }
+    os << object;
+  }
+  std::string ompDir = INT21_OPENMP_LIBDIR;
+  SmallVector<std::string> args = {*driver, "-shared", "-o",
+                                   libraryPath.str().str(),
+                                   objectPath.str().str()};
+  if (needsOpenMP) {
+    args.push_back("-L" + ompDir);
+    args.push_back("-Wl,-rpath," + ompDir);
+    args.push_back("-lomp");
+  }
+  args.push_back("-lm");
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath, logPath};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, redirects,
+                                     /*SecondsToWait=*/120, 0, &error);
+  if (rc != 0) {
+    std::string log;
+    if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
+      log = (*buffer)->getBuffer().trim().str();
+    std::replace(log.begin(), log.end(), '\n', ' ');
+    module.emitError("linking the engine's code failed: ")
+        << (error.empty() ? log : error + " " + log);
+    return failure();
+  }
+  auto library = llvm::MemoryBuffer::getFile(libraryPath, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+  if (!library) {
+    module.emitError("cannot read the linked code: ")
+        << library.getError().message();
+    return failure();
+  }
+  return (*library)->getBuffer().str();
+}
+
+auto ::int21::compileToEngine(ModuleOp module,
+                                     const ::int21::CompileOptions &options,
+                                     llvm::raw_ostream &os) -> LogicalResult {
+  std::string error;
+  FailureOr<std::string> target = resolveCPUTarget(options.target, error);
+  if (failed(target))
+    return module.emitError(error);
+  FailureOr<EngineMetadata> meta = describeEntry(module);
+  if (failed(meta))
+    return failure();
+  meta->target = *target;
+  if (failed(lowerToLLVMDialect(module, options)))
+    return failure();
+
+  std::optional<TimingScope> timer;
+  if (options.timing)
+    timer = options.timing->nest(StringRef("LLVM"));
+  llvm::LLVMContext llvmContext;
+  std::string weights;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(module, llvmContext, options, *meta, weights);
+  if (!llvmModule)
+    return failure();
+  bool needsOpenMP = llvmModule->getFunction("__kmpc_fork_call") != nullptr;
+  FailureOr<std::string> object =
+      emitObject(module, *llvmModule, *target, options.optLevel);
+  if (failed(object))
+    return failure();
+  FailureOr<std::string> library =
+      linkSharedObject(module, *object, needsOpenMP);
+  if (failed(library))
+    return failure();
+  std::vector<runtime::Section> sections = {
+      {runtime::SectionKind::Code, "cpu.so", *library}};
+  if (!meta->weights.empty())
+    sections.push_back({runtime::SectionKind::Weights, "weights", weights});
+  runtime::writeEngineFile(*meta, sections, os);
+  return success();
+}

@@ -1,0 +1,247 @@
+//===- Engine.cpp - load and run compiled int21 engines -------------------===//
+
+#include "int21/Runtime/Engine.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace int21::runtime;
+
+static constexpr size_t kAlign = 64;
+
+static Error engineError(StringRef path, const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), path + ": " + message);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+void Tensor::Free::operator()(void *p) const { std::free(p); }
+
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
+    : type(dtype), dims(std::move(shape)) {
+  size_t bytes = alignTo(std::max<size_t>(sizeInBytes(), 1), kAlign);
+  void *p = std::aligned_alloc(kAlign, bytes);
+  if (!p)
+    report_bad_alloc_error("int21: cannot allocate a tensor");
+  std::memset(p, 0, bytes);
+  storage = std::shared_ptr<void>(p, Free());
+}
+
+int64_t Tensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+std::string Engine::hostTarget() {
+  return "cpu:" + sys::getProcessTriple() + ":" + sys::getHostCPUName().str();
+}
+
+Engine::Engine(EngineFile file, std::string name)
+    : file(std::move(file)), name(std::move(name)) {
+  threadCount = std::max(1u, llvm::get_physical_cores() > 0
+                                 ? (unsigned)llvm::get_physical_cores()
+                                 : llvm::hardware_concurrency().compute_thread_count());
+}
+
+Engine::~Engine() {
+  if (library)
+    dlclose(library);
+}
+
+/// Maps `code` (a shared object) into the process without a file on disk
+/// where the kernel allows (memfd), else through a temporary file removed
+/// right after loading. Each call gives a library of its own.
+static Expected<void *> openLibrary(StringRef code, StringRef name) {
+  int fd = -1;
+  SmallString<128> path;
+#ifdef MFD_CLOEXEC
+  fd = memfd_create("int21-engine", MFD_CLOEXEC);
+#endif
+  bool temporary = false;
+  if (fd >= 0) {
+    path = ("/proc/self/fd/" + Twine(fd)).str();
+    if (!sys::fs::exists(path)) {
+      close(fd);
+      fd = -1;
+    }
+  }
+  if (fd < 0) {
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("int21-engine", "so", fd, path))
+      return engineError(name, "cannot create a file for the code: " +
+                                   ec.message());
+    temporary = true;
+  }
+  const char *p = code.data();
+  size_t left = code.size();
+  while (left > 0) {
+    ssize_t n = write(fd, p, left);
+    if (n <= 0) {
+      close(fd);
+      if (temporary)
+        sys::fs::remove(path);
+      return engineError(name, "cannot write the code out for loading");
+    }
+    p += n;
+    left -= n;
+  }
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string error = handle ? "" : dlerror();
+  close(fd);
+  if (temporary)
+    sys::fs::remove(path);
+  if (!handle)
+    return engineError(name, "cannot load the engine's code: " + error);
+  return handle;
+}
+
+Expected<std::unique_ptr<Engine>> Engine::load(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(
+      path, /*IsText=*/false, /*RequiresNullTerminator=*/false,
+      /*IsVolatile=*/false, Align(kAlign));
+  if (!buffer)
+    return engineError(path, "cannot read: " + buffer.getError().message());
+  return load(std::move(*buffer), path);
+}
+
+Expected<std::unique_ptr<Engine>>
+Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
+  Expected<EngineFile> file = EngineFile::read(std::move(buffer), name);
+  if (!file)
+    return file.takeError();
+  const EngineMetadata &meta = file->metadata();
+  std::string host = hostTarget();
+  if (!StringRef(meta.target).starts_with("cpu:"))
+    return engineError(name, "engine was compiled for target '" + meta.target +
+                                 "'; this runtime runs 'cpu' engines only");
+  if (meta.target != host)
+    return engineError(name, "engine was compiled for target '" + meta.target +
+                                 "', this machine is '" + host +
+                                 "'; recompile the model here");
+  std::optional<Section> code = file->find(SectionKind::Code, "cpu.so");
+  if (!code)
+    return engineError(name, "engine has no CPU code section");
+  std::optional<Section> weights = file->find(SectionKind::Weights, "weights");
+  if (!meta.weights.empty() && !weights)
+    return engineError(name, "engine lists weights but has no weights section");
+  for (const WeightSpec &weight : meta.weights)
+    if (weight.offset > weights->data.size() ||
+        weight.size > weights->data.size() - weight.offset)
+      return engineError(name, "weight '" + weight.name +
+                                   "' lies outside the weights section");
+  for (const TensorSpec &spec : meta.inputs)
+    if (dtypeSize(spec.dtype) == 0)
+      return engineError(name, "input '" + spec.name + "' has no dtype size");
+
+  std::unique_ptr<Engine> engine(new Engine(std::move(*file), name.str()));
+  Expected<void *> library = openLibrary(code->data, name);
+  if (!library)
+    return library.takeError();
+  engine->library = *library;
+  engine->entry = reinterpret_cast<void (*)(void **)>(
+      dlsym(engine->library, "int21_entry"));
+  if (!engine->entry)
+    return engineError(name, "engine code has no int21_entry");
+  // Present when the code uses OpenMP; the count is per calling thread.
+  engine->setNumThreads = reinterpret_cast<void (*)(int)>(
+      dlsym(engine->library, "omp_set_num_threads"));
+
+  if (weights) {
+    const char *base = weights->data.data();
+    if (reinterpret_cast<uintptr_t>(base) % kAlign != 0) {
+      size_t bytes = alignTo(std::max<size_t>(weights->data.size(), 1), kAlign);
+      void *copy = std::aligned_alloc(kAlign, bytes);
+      if (!copy)
+        return engineError(name, "cannot allocate memory for the weights");
+      std::memcpy(copy, base, weights->data.size());
+      engine->alignedWeights = std::shared_ptr<void>(copy, std::free);
+      base = static_cast<const char *>(copy);
+    }
+    for (const WeightSpec &weight : engine->metadata().weights)
+      engine->weightPointers.push_back(base + weight.offset);
+  }
+  return engine;
+}
+
+void Engine::setThreads(unsigned count) { threadCount = std::max(1u, count); }
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+Error Engine::run(ArrayRef<const void *> inputs,
+                  ArrayRef<void *> outputs) const {
+  if (inputs.size() != metadata().inputs.size())
+    return engineError(name, "expected " + Twine(metadata().inputs.size()) +
+                                 " inputs, got " + Twine(inputs.size()));
+  if (outputs.size() != metadata().outputs.size())
+    return engineError(name, "expected " + Twine(metadata().outputs.size()) +
+                                 " outputs, got " + Twine(outputs.size()));
+  std::vector<void *> args;
+  args.reserve(inputs.size() + weightPointers.size() + outputs.size());
+  for (const void *p : inputs)
+    args.push_back(const_cast<void *>(p));
+  for (const void *p : weightPointers)
+    args.push_back(const_cast<void *>(p));
+  for (void *p : outputs)
+    args.push_back(p);
+  if (setNumThreads)
+    setNumThreads(static_cast<int>(threadCount));
+  entry(args.data());
+  return Error::success();
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s + "]";
+}
+
+Expected<std::vector<Tensor>> Engine::run(ArrayRef<Tensor> inputs) const {
+  const std::vector<TensorSpec> &specs = metadata().inputs;
+  if (inputs.size() != specs.size())
+    return engineError(name, "expected " + Twine(specs.size()) +
+                                 " inputs, got " + Twine(inputs.size()));
+  std::vector<const void *> in;
+  for (auto [tensor, spec] : llvm::zip(inputs, specs)) {
+    if (tensor.dtype() != spec.dtype)
+      return engineError(name, "input '" + spec.name + "' must be " +
+                                   dtypeName(spec.dtype) + ", not " +
+                                   dtypeName(tensor.dtype()));
+    if (tensor.shape() != spec.shape)
+      return engineError(name, "input '" + spec.name + "' must have shape " +
+                                   shapeString(spec.shape) + ", not " +
+                                   shapeString(tensor.shape()));
+    in.push_back(tensor.data());
+  }
+  std::vector<Tensor> results;
+  std::vector<void *> out;
+  for (const TensorSpec &spec : metadata().outputs) {
+    results.emplace_back(spec.dtype, spec.shape);
+    out.push_back(results.back().data());
+  }
+  if (Error error = run(in, out))
+    return std::move(error);
+  return results;
+}

@@ -1,0 +1,395 @@
+//===- EntryPoint.cpp - prepare an entry function for an engine -----------===//
+//
+// Three small passes around bufferization that turn `@main` into what an
+// engine runs: weights as arguments (int21-outline-weights), a signless
+// signature (int21-signless-signature) and, in the LLVM dialect, one entry
+// point with a fixed C signature (int21-cpu-entry-point).
+//
+//===----------------------------------------------------------------------===//
+
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::int21 {
+#define GEN_PASS_DEF_INT21OUTLINEWEIGHTS
+#define GEN_PASS_DEF_INT21DECOMPOSEAGGREGATES
+#define GEN_PASS_DEF_INT21EXPANDSTRIDEDCOPIES
+#define GEN_PASS_DEF_INT21SIGNLESSSIGNATURE
+#define GEN_PASS_DEF_INT21CPUENTRYPOINT
+#include "int21/Transforms/Passes.h.inc"
+} // namespace mlir::int21
+
+using namespace mlir;
+using namespace mlir::int21;
+
+std::optional<std::vector<char>> mlir::int21::getConstantBytes(ElementsAttr value) {
+  auto type = cast<ShapedType>(value.getType());
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  int64_t count = type.getNumElements();
+  if (bits == 1) {
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    std::vector<char> out;
+    if (dense) {
+      out.reserve(count);
+      for (bool b : dense.getValues<bool>())
+        out.push_back(b ? 1 : 0);
+      return out;
+    }
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      if (!blob || (int64_t)blob->getData().size() != count)
+        return std::nullopt;
+      ArrayRef<char> data = blob->getData();
+      return std::vector<char>(data.begin(), data.end());
+    }
+    return std::nullopt;
+  }
+  if (bits % 8 != 0)
+    return std::nullopt;
+  size_t size = static_cast<size_t>(count) * (bits / 8);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || blob->getData().size() != size)
+      return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    return std::vector<char>(data.begin(), data.end());
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return std::nullopt;
+  ArrayRef<char> raw = dense.getRawData();
+  std::vector<char> out;
+  out.reserve(size);
+  if (dense.isSplat()) {
+    for (int64_t i = 0; i < count; ++i)
+      out.insert(out.end(), raw.begin(), raw.begin() + bits / 8);
+  } else {
+    if (raw.size() != size)
+      return std::nullopt;
+    out.assign(raw.begin(), raw.end());
+  }
+  return out;
+}
+
+namespace {
+/// A new `dense_resource` of `type` holding `bytes`, named after `hint`.
+ElementsAttr makeResource(ShapedType type, StringRef hint,
+                          ArrayRef<char> bytes) {
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      bytes, alignof(uint64_t), /*dataIsMutable=*/false);
+  return DenseResourceElementsAttr::get(type, hint, std::move(blob));
+}
+
+/// The name a constant's data goes by: its blob key or `fallback`.
+std::string constantName(ElementsAttr value, StringRef fallback) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return resource.getRawHandle().getKey().str();
+  return fallback.str();
+}
+
+/// Transposes `bytes` (of `inType`, elements of `elemSize` bytes) by `perm`.
+std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> perm, size_t elemSize) {
+  int64_t rank = shape.size();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * shape[d + 1];
+  SmallVector<int64_t> outShape(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    outShape[d] = shape[perm[d]];
+  std::vector<char> out(bytes.size());
+  SmallVector<int64_t> index(rank, 0);
+  int64_t total = bytes.size() / elemSize;
+  for (int64_t linear = 0; linear < total; ++linear) {
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      src += index[d] * inStrides[perm[d]];
+    std::memcpy(out.data() + linear * elemSize, bytes.data() + src * elemSize,
+                elemSize);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < outShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+/// The constant `value` seen through `op` (a transpose, reshape or copy of
+/// it), or null when `op` is none of these or the data is not available.
+ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
+  auto resultType = cast<ShapedType>(op->getResult(0).getType());
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+      return DenseResourceElementsAttr::get(resultType,
+                                            resource.getRawHandle());
+    if (auto dense = dyn_cast<DenseElementsAttr>(value))
+      return dense.reshape(resultType);
+    return {};
+  }
+  if (auto copy = dyn_cast<linalg::CopyOp>(op))
+    return value;
+  auto transpose = dyn_cast<linalg::TransposeOp>(op);
+  if (!transpose)
+    return {};
+  Type element = resultType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  std::optional<std::vector<char>> bytes = getConstantBytes(value);
+  if (!bytes)
+    return {};
+  std::vector<char> out =
+      transposeBytes(*bytes, cast<ShapedType>(value.getType()).getShape(),
+                     transpose.getPermutation(),
+                     element.getIntOrFloatBitWidth() / 8);
+  return makeResource(resultType, constantName(value, "constant") + ".T", out);
+}
+
+struct OutlineWeightsPass
+    : int21::impl::Int21OutlineWeightsBase<OutlineWeightsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    foldConstantDataMovement(func);
+    outline(func);
+  }
+
+  /// Replaces transposes, reshapes and copies of constants by constants.
+  void foldConstantDataMovement(func::FuncOp func) {
+    IRRewriter rewriter(&getContext());
+    SmallVector<Operation *> candidates;
+    func.walk([&](Operation *op) {
+      if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::CollapseShapeOp,
+              tensor::ExpandShapeOp>(op))
+        candidates.push_back(op);
+    });
+    // Producers come before consumers in the walk, so chains fold in one go.
+    for (Operation *op : candidates) {
+      if (op->getNumResults() != 1 || op->getNumOperands() < 1)
+        continue;
+      auto constant = op->getOperand(0).getDefiningOp<arith::ConstantOp>();
+      if (!constant)
+        continue;
+      auto value = dyn_cast<ElementsAttr>(constant.getValue());
+      if (!value)
+        continue;
+      ElementsAttr folded = foldThrough(op, value);
+      if (!folded)
+        continue;
+      rewriter.setInsertionPoint(op);
+      auto replacement = arith::ConstantOp::create(
+          rewriter, op->getLoc(), cast<TypedAttr>(folded));
+      rewriter.replaceOp(op, replacement.getResult());
+      if (constant->use_empty())
+        rewriter.eraseOp(constant);
+    }
+  }
+
+  void outline(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    auto readOnly = StringAttr::get(
+        ctx, bufferization::BufferizationDialect::kWritableAttrName);
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.setArgAttr(i, readOnly, BoolAttr::get(ctx, false));
+
+    SmallVector<arith::ConstantOp> constants;
+    func.walk([&](arith::ConstantOp op) {
+      auto type = dyn_cast<RankedTensorType>(op.getType());
+      auto value = dyn_cast<ElementsAttr>(op.getValue());
+      if (!type || !value || type.getNumElements() < minElements)
+        return;
+      if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && dense.isSplat())
+        return;
+      constants.push_back(op);
+    });
+    // One argument per distinct value, in the order the constants appear.
+    llvm::DenseMap<Attribute, BlockArgument> arguments;
+    for (arith::ConstantOp op : constants) {
+      Attribute value = op.getValue();
+      auto [it, inserted] = arguments.try_emplace(value);
+      if (inserted) {
+        unsigned index = func.getNumArguments();
+        NamedAttrList attrs;
+        attrs.append("int21.weight", value);
+        attrs.append(readOnly, BoolAttr::get(ctx, false));
+        if (failed(func.insertArgument(index, op.getType(),
+                                       attrs.getDictionary(ctx), op.getLoc()))) {
+          op.emitError("cannot add a weight argument to ") << func.getName();
+          return signalPassFailure();
+        }
+        it->second = func.getArgument(index);
+      }
+      op.getResult().replaceAllUsesWith(it->second);
+      op.erase();
+    }
+  }
+};
+
+struct DecomposeAggregatesPass
+    : int21::impl::Int21DecomposeAggregatesBase<DecomposeAggregatesPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::AggregatedOpInterface> ops;
+    getOperation().walk(
+        [&](linalg::AggregatedOpInterface op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::AggregatedOpInterface op : ops) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+      if (failed(values) || values->size() != op->getNumResults()) {
+        op->emitError("cannot decompose this op");
+        return signalPassFailure();
+      }
+      rewriter.replaceOp(op, *values);
+    }
+  }
+};
+
+struct ExpandStridedCopiesPass
+    : int21::impl::Int21ExpandStridedCopiesBase<ExpandStridedCopiesPass> {
+  void runOnOperation() override {
+    auto contiguous = [](Value v) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      return type && type.getLayout().isIdentity();
+    };
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) {
+      if (!contiguous(copy.getSource()) || !contiguous(copy.getTarget()))
+        copies.push_back(copy);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      rewriter.eraseOp(copy);
+    }
+  }
+};
+
+struct SignlessSignaturePass
+    : int21::impl::Int21SignlessSignatureBase<SignlessSignaturePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    auto signless = [](Type type) -> Type {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.getElementType().isUnsignedInteger())
+        return type;
+      return tensor.clone(IntegerType::get(
+          type.getContext(), tensor.getElementType().getIntOrFloatBitWidth()));
+    };
+    Block &entry = func.getBody().front();
+    for (BlockArgument arg : entry.getArguments()) {
+      Type type = signless(arg.getType());
+      if (type == arg.getType())
+        continue;
+      arg.setType(type);
+      // Casts into the (already signless) body are now identities.
+      for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
+        if (auto cast = dyn_cast<tensor::BitcastOp>(user);
+            cast && cast.getType() == type) {
+          cast.replaceAllUsesWith(arg);
+          cast.erase();
+        }
+    }
+    func.walk([&](func::ReturnOp ret) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto cast = operand.get().getDefiningOp<tensor::BitcastOp>();
+        if (cast && cast.getSource().getType() == signless(cast.getType())) {
+          operand.set(cast.getSource());
+          if (cast->use_empty())
+            cast.erase();
+        }
+      }
+    });
+    bool bad = false;
+    func.walk([&](tensor::BitcastOp cast) {
+      if (getElementTypeOrSelf(cast.getSource().getType()).isUnsignedInteger() ||
+          getElementTypeOrSelf(cast.getType()).isUnsignedInteger()) {
+        cast.emitError("unsigned tensor left inside the function body");
+        bad = true;
+      }
+    });
+    if (bad)
+      return signalPassFailure();
+    SmallVector<Type> results;
+    for (Type t : func.getResultTypes())
+      results.push_back(signless(t));
+    func.setType(FunctionType::get(&getContext(), entry.getArgumentTypes(),
+                                   results));
+    func.walk([&](func::ReturnOp ret) {
+      for (auto [value, type] : llvm::zip(ret.getOperands(), results))
+        if (value.getType() != type) {
+          ret.emitError("returns ") << value.getType() << " where the "
+                                    << "signless signature says " << type;
+          bad = true;
+        }
+    });
+    if (bad)
+      signalPassFailure();
+  }
+};
+
+struct CPUEntryPointPass
+    : int21::impl::Int21CPUEntryPointBase<CPUEntryPointPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
+    if (!main || main.isExternal()) {
+      module.emitError("no llvm.func @main with a body to wrap");
+      return signalPassFailure();
+    }
+    LLVM::LLVMFunctionType type = main.getFunctionType();
+    if (!isa<LLVM::LLVMVoidType>(type.getReturnType())) {
+      main.emitError("@main still returns values: run "
+                     "buffer-results-to-out-params first");
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    for (Type param : type.getParams())
+      if (param != ptr) {
+        main.emitError("@main takes ")
+            << param << ": use the bare-pointer calling convention";
+        return signalPassFailure();
+      }
+    if (module.lookupSymbol("int21_entry")) {
+      module.emitError("the module already defines int21_entry");
+      return signalPassFailure();
+    }
+    main.setLinkage(LLVM::Linkage::Internal);
+
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    Location loc = main.getLoc();
+    auto entryType =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr});
+    auto entry = LLVM::LLVMFuncOp::create(b, loc, "int21_entry", entryType);
+    Block *body = entry.addEntryBlock(b);
+    b.setInsertionPointToStart(body);
+    SmallVector<Value> args;
+    Value argv = body->getArgument(0);
+    for (unsigned i = 0, e = type.getNumParams(); i < e; ++i) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, argv,
+                                       ArrayRef<LLVM::GEPArg>{(int32_t)i});
+      args.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
+    }
+    LLVM::CallOp::create(b, loc, main, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+  }
+};
+} // namespace

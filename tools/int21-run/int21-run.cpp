@@ -1,0 +1,388 @@
+//===- int21-run.cpp - run or benchmark an int21 engine -------------------===//
+//
+//   int21-run ENGINE [--input NAME=FILE.pb]... [--output-dir DIR]
+//             [--expect DIR] [--rtol R] [--atol A] [--bench N] [--threads T]
+//
+// Inputs come from ONNX TensorProto files; those not given are random
+// (floats uniform in [-1, 1), integers in [0, 10), bools 0/1; --seed).
+// Outputs are written in the ONNX test layout (output_K.pb), compared with
+// expected ones (one line per output, exit 1 beyond the tolerance), or timed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int21/Import/TensorProto.h"
+#include "int21/Runtime/Engine.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace llvm;
+using namespace int21;
+using namespace int21::runtime;
+
+static const char kUsage[] =
+    "USAGE: int21-run ENGINE [options]\n"
+    "\n"
+    "Runs an int21 engine on inputs from ONNX TensorProto files (random\n"
+    "inputs for those not given: floats in [-1, 1), integers in [0, 10)).\n"
+    "\n"
+    "  --input NAME=FILE.pb  an input (repeatable)\n"
+    "  --output-dir DIR      write output_K.pb in output order\n"
+    "  --expect DIR          compare with DIR/output_K.pb; exit 1 beyond the\n"
+    "                        tolerance |got - want| <= atol + rtol * |want|\n"
+    "  --rtol R              relative tolerance (default 1e-3)\n"
+    "  --atol A              absolute tolerance (default 1e-7)\n"
+    "  --bench N             warm up, time N runs, print latency_ms\n"
+    "  --threads T           threads to run on (default: physical cores)\n"
+    "  --seed S              seed of the random inputs (default 21)\n";
+
+static int fail(const Twine &message) {
+  errs() << "int21-run: error: " << message << "\n";
+  return 1;
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return "[" + s + "]";
+}
+
+/// Element `i` of `t` as a double (16-bit floats decoded).
+static double valueAt(const Tensor &t, int64_t i) {
+  const char *p = static_cast<const char *>(t.data());
+  auto load = [&](auto v) {
+    std::memcpy(&v, p + i * sizeof(v), sizeof(v));
+    return v;
+  };
+  switch (t.dtype()) {
+  case DType::F32:
+    return load(float());
+  case DType::F64:
+    return load(double());
+  case DType::F16: {
+    uint16_t h = load(uint16_t());
+    int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    double sign = (h & 0x8000) ? -1.0 : 1.0;
+    if (exp == 0)
+      return sign * std::ldexp(mant, -24);
+    if (exp == 31)
+      return mant ? NAN : sign * INFINITY;
+    return sign * std::ldexp(mant + 1024, exp - 25);
+  }
+  case DType::BF16: {
+    uint32_t bits = uint32_t(load(uint16_t())) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  case DType::Bool:
+  case DType::U8:
+    return load(uint8_t());
+  case DType::I8:
+    return load(int8_t());
+  case DType::I16:
+    return load(int16_t());
+  case DType::U16:
+    return load(uint16_t());
+  case DType::I32:
+    return load(int32_t());
+  case DType::U32:
+    return load(uint32_t());
+  case DType::I64:
+    return static_cast<double>(load(int64_t()));
+  case DType::U64:
+    return static_cast<double>(load(uint64_t()));
+  }
+  return 0;
+}
+
+static bool isFloat(DType t) {
+  return t == DType::F16 || t == DType::BF16 || t == DType::F32 ||
+         t == DType::F64;
+}
+
+static Tensor randomTensor(const TensorSpec &spec, std::mt19937_64 &rng) {
+  Tensor t(spec.dtype, spec.shape);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> integer(0, 9);
+  char *p = static_cast<char *>(t.data());
+  size_t size = dtypeSize(spec.dtype);
+  for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
+    switch (spec.dtype) {
+    case DType::F32: {
+      float f = static_cast<float>(real(rng));
+      std::memcpy(p + i * size, &f, size);
+      break;
+    }
+    case DType::F64: {
+      double d = real(rng);
+      std::memcpy(p + i * size, &d, size);
+      break;
+    }
+    case DType::F16:
+    case DType::BF16: {
+      // Values in [-1, 1) with few mantissa bits, exact in both formats.
+      float f = static_cast<float>(std::round(real(rng) * 64) / 64);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      uint16_t h;
+      if (spec.dtype == DType::BF16) {
+        h = bits >> 16;
+      } else {
+        int exp = int((bits >> 23) & 0xff) - 127 + 15;
+        h = (bits >> 16) & 0x8000;
+        if (f != 0 && exp > 0)
+          h |= (exp << 10) | ((bits >> 13) & 0x3ff);
+      }
+      std::memcpy(p + i * size, &h, size);
+      break;
+    }
+    case DType::Bool: {
+      uint8_t b = integer(rng) & 1;
+      std::memcpy(p + i * size, &b, size);
+      break;
+    }
+    default: {
+      uint64_t v = integer(rng);
+      std::memcpy(p + i * size, &v, size);
+      break;
+    }
+    }
+  }
+  return t;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  // Parsed by hand: libLLVM registers global options of its own (one of them
+  // named "threads") that this tool must neither clash with nor show.
+  std::string enginePath, outputDir, expectDir;
+  std::vector<std::string> inputs;
+  double rtol = 1e-3, atol = 1e-7;
+  unsigned bench = 0, threads = 0;
+  uint64_t seed = 21;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "-h" || arg == "--help" || arg == "-help") {
+      outs() << kUsage;
+      return 0;
+    }
+    if (!arg.starts_with("-")) {
+      if (!enginePath.empty())
+        return fail("more than one engine given ('" + enginePath + "', '" +
+                    arg + "')");
+      enginePath = arg.str();
+      continue;
+    }
+    StringRef name = arg.ltrim('-'), value;
+    bool hasValue = name.contains('=');
+    if (hasValue)
+      std::tie(name, value) = name.split('=');
+    static const char *const kNames[] = {"input", "output-dir", "expect",
+                                         "rtol",  "atol",       "bench",
+                                         "threads", "seed"};
+    if (!llvm::is_contained(kNames, name))
+      return fail("unknown option '" + arg + "' (see --help)");
+    if (!hasValue) {
+      if (i + 1 >= argc)
+        return fail("option '--" + name + "' needs a value");
+      value = argv[++i];
+    }
+    auto number = [&](auto &out) -> bool {
+      double parsed;
+      if (value.getAsDouble(parsed) || parsed < 0)
+        return false;
+      out = static_cast<std::decay_t<decltype(out)>>(parsed);
+      return true;
+    };
+    bool ok = true;
+    if (name == "input")
+      inputs.push_back(value.str());
+    else if (name == "output-dir")
+      outputDir = value.str();
+    else if (name == "expect")
+      expectDir = value.str();
+    else if (name == "rtol")
+      ok = number(rtol);
+    else if (name == "atol")
+      ok = number(atol);
+    else if (name == "bench")
+      ok = number(bench);
+    else if (name == "threads")
+      ok = number(threads);
+    else if (name == "seed")
+      ok = number(seed);
+    if (!ok)
+      return fail("option '--" + name + "' needs a non-negative number, not '" +
+                  value + "'");
+  }
+  if (enginePath.empty())
+    return fail("no engine given (see --help)");
+
+  Expected<std::unique_ptr<Engine>> loaded = Engine::load(enginePath);
+  if (!loaded)
+    return fail(toString(loaded.takeError()));
+  Engine &engine = **loaded;
+  if (threads)
+    engine.setThreads(threads);
+
+  // Inputs: given files by name, random for the rest.
+  StringMap<std::string> files;
+  for (const std::string &spec : inputs) {
+    auto [name, file] = StringRef(spec).split('=');
+    if (file.empty())
+      return fail("--input '" + spec + "' must look like NAME=FILE.pb");
+    bool known = llvm::any_of(engine.inputs(), [&](const TensorSpec &s) {
+      return s.name == name;
+    });
+    if (!known)
+      return fail("--input: the engine has no input named '" + name + "'");
+    files[name] = file.str();
+  }
+  std::mt19937_64 rng(seed);
+  std::vector<Tensor> feeds;
+  for (const TensorSpec &spec : engine.inputs()) {
+    auto it = files.find(spec.name);
+    if (it == files.end()) {
+      feeds.push_back(randomTensor(spec, rng));
+      continue;
+    }
+    Expected<NamedTensor> read = readTensorProto(it->second);
+    if (!read)
+      return fail(toString(read.takeError()));
+    if (read->tensor.dtype() != spec.dtype ||
+        read->tensor.shape() != spec.shape)
+      return fail(it->second + ": input '" + spec.name + "' must be " +
+                  dtypeName(spec.dtype) + shapeString(spec.shape) + ", not " +
+                  dtypeName(read->tensor.dtype()) +
+                  shapeString(read->tensor.shape()));
+    feeds.push_back(std::move(read->tensor));
+  }
+
+  Expected<std::vector<Tensor>> results = engine.run(feeds);
+  if (!results)
+    return fail(toString(results.takeError()));
+
+  int status = 0;
+  if (!outputDir.empty()) {
+    if (std::error_code ec = sys::fs::create_directories(outputDir))
+      return fail(outputDir + ": cannot create: " + ec.message());
+    for (auto [k, tensor] : llvm::enumerate(*results)) {
+      SmallString<128> path(outputDir);
+      sys::path::append(path, "output_" + std::to_string(k) + ".pb");
+      if (Error error =
+              writeTensorProto(path, engine.outputs()[k].name, tensor))
+        return fail(toString(std::move(error)));
+    }
+  }
+
+  if (!expectDir.empty()) {
+    for (auto [k, tensor] : llvm::enumerate(*results)) {
+      const TensorSpec &spec = engine.outputs()[k];
+      SmallString<128> path(expectDir);
+      sys::path::append(path, "output_" + std::to_string(k) + ".pb");
+      Expected<NamedTensor> expected = readTensorProto(path);
+      if (!expected)
+        return fail(toString(expected.takeError()));
+      const Tensor &want = expected->tensor;
+      if (want.dtype() != tensor.dtype() || want.shape() != tensor.shape()) {
+        outs() << "output " << spec.name << ": expected "
+               << dtypeName(want.dtype()) << shapeString(want.shape())
+               << ", got " << dtypeName(tensor.dtype())
+               << shapeString(tensor.shape()) << "\n";
+        status = 1;
+        continue;
+      }
+      double diff2 = 0, ref2 = 0, maxAbs = 0;
+      int64_t bad = 0;
+      bool exact = !isFloat(tensor.dtype());
+      for (int64_t i = 0, n = tensor.numElements(); i < n; ++i) {
+        double got = valueAt(tensor, i), ref = valueAt(want, i);
+        if (std::isnan(got) && std::isnan(ref))
+          continue;
+        if (std::isinf(ref) && got == ref)
+          continue;
+        double d = std::fabs(got - ref);
+        if (std::isnan(d))
+          d = INFINITY;
+        diff2 += d * d;
+        ref2 += ref * ref;
+        maxAbs = std::max(maxAbs, d);
+        if (exact ? d != 0 : !(d <= atol + rtol * std::fabs(ref)))
+          ++bad;
+      }
+      double relL2 = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+      outs() << "output " << spec.name << ": rel_l2="
+             << format("%.3e", relL2) << " max_abs=" << format("%.3e", maxAbs);
+      if (bad) {
+        outs() << " (" << bad << " of " << tensor.numElements()
+               << " elements beyond rtol=" << format("%g", rtol)
+               << " atol=" << format("%g", atol) << ")";
+        status = 1;
+      }
+      outs() << "\n";
+    }
+  }
+
+  if (bench) {
+    // Warm-up: a tenth of the runs, at least two.
+    unsigned warmups = std::max(2u, bench / 10);
+    for (unsigned i = 0; i < warmups; ++i)
+      if (Error error = engine.run(feeds).takeError())
+        return fail(toString(std::move(error)));
+    std::vector<const void *> in;
+    for (const Tensor &t : feeds)
+      in.push_back(t.data());
+    std::vector<void *> out;
+    for (Tensor &t : *results)
+      out.push_back(t.data());
+    std::vector<double> times;
+    for (unsigned i = 0; i < bench; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (Error error = engine.run(in, out))
+        return fail(toString(std::move(error)));
+      auto end = std::chrono::steady_clock::now();
+      times.push_back(std::chrono::duration<double, std::milli>(end - start)
+                          .count());
+    }
+    std::sort(times.begin(), times.end());
+    double median = times.size() % 2
+                        ? times[times.size() / 2]
+                        : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+    outs() << "latency_ms median=" << format("%.3f", median)
+           << " min=" << format("%.3f", times.front())
+           << " max=" << format("%.3f", times.back()) << " runs=" << bench
+           << " threads=" << engine.threads() << "\n";
+  }
+
+  if (outputDir.empty() && expectDir.empty() && !bench) {
+    for (auto [k, tensor] : llvm::enumerate(*results)) {
+      double lo = INFINITY, hi = -INFINITY, sum = 0;
+      int64_t n = tensor.numElements();
+      for (int64_t i = 0; i < n; ++i) {
+        double v = valueAt(tensor, i);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        sum += v;
+      }
+      outs() << "output " << engine.outputs()[k].name << ": "
+             << dtypeName(tensor.dtype()) << shapeString(tensor.shape());
+      if (n)
+        outs() << " min=" << format("%.6g", lo) << " max=" << format("%.6g", hi)
+               << " mean=" << format("%.6g", sum / n);
+      outs() << "\n";
+    }
+  }
+  return status;
+}
