@@ -44,7 +44,9 @@ static const char kUsage[] =
     "  --atol A              absolute tolerance (default 1e-7)\n"
     "  --bench N             warm up, time N runs, print latency_ms\n"
     "  --threads T           threads to run on (default: physical cores)\n"
-    "  --seed S              seed of the random inputs (default 21)\n";
+    "  --seed S              seed of the random inputs (default 21)\n"
+    "  --load-time           print the time to load the engine (load_ms=...)\n"
+    "                        and exit without running it\n";
 
 static int fail(const Twine &message) {
   errs() << "int21-run: error: " << message << "\n";
@@ -172,11 +174,16 @@ int main(int argc, char **argv) {
   double rtol = 1e-3, atol = 1e-7;
   unsigned bench = 0, threads = 0;
   uint64_t seed = 21;
+  bool loadTime = false;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     if (arg == "-h" || arg == "--help" || arg == "-help") {
       outs() << kUsage;
       return 0;
+    }
+    if (arg == "--load-time") {
+      loadTime = true;
+      continue;
     }
     if (!arg.starts_with("-")) {
       if (!enginePath.empty())
@@ -230,9 +237,19 @@ int main(int argc, char **argv) {
   if (enginePath.empty())
     return fail("no engine given (see --help)");
 
+  auto loadStart = std::chrono::steady_clock::now();
   Expected<std::unique_ptr<Engine>> loaded = Engine::load(enginePath);
+  auto loadEnd = std::chrono::steady_clock::now();
   if (!loaded)
     return fail(toString(loaded.takeError()));
+  if (loadTime) {
+    outs() << "load_ms="
+           << format("%.3f", std::chrono::duration<double, std::milli>(
+                                 loadEnd - loadStart)
+                                 .count())
+           << "\n";
+    return 0;
+  }
   Engine &engine = **loaded;
   if (threads)
     engine.setThreads(threads);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The untuned CPU engine against ONNX Runtime (CPU, from the npm registry) on
+# the shared models, one after the other in one run, at the same thread
+# counts. Also times compilation (import to engine) and engine loading.
+# Usage: bench/cpu-vs-ort.sh [RUNS=50] [THREADS="1 2"]
+# Env: INT21_BUILD_DIR (default build), MODELS (default ../shared/models).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+runs="${1:-50}"
+threads="${2:-1 2}"
+build="${INT21_BUILD_DIR:-$root/build}"
+models="${MODELS:-$root/../shared/models}"
+
+"$root/scripts/build.sh" >/dev/null
+
+# ONNX Runtime for Node.js: the peer, never a dependency of int21 itself.
+ort="$build/ort"
+if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
+  mkdir -p "$ort"
+  cp "$root/../shared/bench/package.json" "$root/../shared/bench/ort_bench.js" "$ort/"
+  (cd "$ort" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+printf '%-9s %7s %11s %9s %11s %11s %7s\n' model threads compile_s load_ms int21_ms ort_ms ratio
+for m in mlp encoder resnet18; do
+  start=$(date +%s%N)
+  "$build/bin/int21-compile" "$models/$m.onnx" --target=cpu -o "$work/$m.int21"
+  end=$(date +%s%N)
+  compile_s=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+  # Loading alone (file read, checks, code mapped), without running.
+  load_ms=$("$build/bin/int21-run" "$work/$m.int21" --load-time | awk -F= '/^load_ms=/ { print $2 }')
+  for t in $threads; do
+    ours=$("$build/bin/int21-run" "$work/$m.int21" --bench "$runs" --threads "$t" |
+      sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+    theirs=$(cd "$ort" && node ort_bench.js "$models/$m.onnx" "$t" "$runs" |
+      sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p')
+    ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
+    printf '%-9s %7s %11s %9s %11s %11s %7s\n' "$m" "$t" "$compile_s" "$load_ms" "$ours" "$theirs" "$ratio"
+  done
+done

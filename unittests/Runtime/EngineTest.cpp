@@ -1,0 +1,191 @@
+//===- EngineTest.cpp - compile a small model, load and run its engine ----===//
+
+#include "int21/Compiler/Compiler.h"
+#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Runtime/Engine.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "gtest/gtest.h"
+
+#include <thread>
+
+using namespace int21::runtime;
+
+namespace {
+
+// y = relu(x @ w + b): 64 weight elements (outlined into the weights
+// section), a small bias that stays in the code.
+constexpr const char *kModel = R"mlir(
+func.func @main(%x: tensor<2x8xf32> {onnx.name = "x"}) -> (tensor<2x8xf32> {onnx.name = "y"}) {
+  %w = int21.constant dense<[
+    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 6.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 8.0]]> : tensor<8x8xf32>
+  %b = int21.constant dense<[0.5, -100.0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]> : tensor<8xf32>
+  %m = int21.matmul %x, %w : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+  %a = int21.add %m, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %y = int21.relu %a : tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+)mlir";
+
+/// The engine of kModel, compiled for this machine.
+const std::string &engineBytes() {
+  static const std::string bytes = [] {
+    mlir::DialectRegistry registry;
+    int21::registerCompilerDialects(registry);
+    mlir::MLIRContext context(registry);
+    context.loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
+    std::string out;
+    if (!module)
+      return out;
+    llvm::raw_string_ostream os(out);
+    if (mlir::failed(int21::compileToEngine(*module, {}, os)))
+      out.clear();
+    return out;
+  }();
+  return bytes;
+}
+
+llvm::Expected<std::unique_ptr<Engine>> loadBytes(const std::string &bytes) {
+  return Engine::load(llvm::MemoryBuffer::getMemBufferCopy(bytes, "test.int21"),
+                      "test.int21");
+}
+
+std::string errorOf(llvm::Expected<std::unique_ptr<Engine>> engine) {
+  return engine ? "" : llvm::toString(engine.takeError());
+}
+
+void expectModelOutput(const Engine &engine, float scale) {
+  Tensor x(DType::F32, {2, 8});
+  for (int i = 0; i < 16; ++i)
+    x.dataAs<float>()[i] = scale * (i % 8);
+  llvm::Expected<std::vector<Tensor>> y = engine.run({x});
+  ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+  ASSERT_EQ(y->size(), 1u);
+  for (int i = 0; i < 16; ++i) {
+    int j = i % 8;
+    float want = std::max(0.0f, scale * j * (j + 1) + (j == 1 ? -100.0f : 0.5f));
+    EXPECT_FLOAT_EQ((*y)[0].dataAs<float>()[i], want) << "element " << i;
+  }
+}
+
+TEST(EngineTest, CompilesLoadsAndRuns) {
+  ASSERT_FALSE(engineBytes().empty());
+  llvm::Expected<std::unique_ptr<Engine>> engine = loadBytes(engineBytes());
+  ASSERT_TRUE(bool(engine)) << llvm::toString(engine.takeError());
+  const EngineMetadata &meta = (*engine)->metadata();
+  EXPECT_EQ(meta.target, Engine::hostTarget());
+  ASSERT_EQ(meta.inputs.size(), 1u);
+  EXPECT_EQ(meta.inputs[0], (TensorSpec{"x", DType::F32, {2, 8}}));
+  ASSERT_EQ(meta.outputs.size(), 1u);
+  EXPECT_EQ(meta.outputs[0], (TensorSpec{"y", DType::F32, {2, 8}}));
+  ASSERT_EQ(meta.weights.size(), 1u);
+  EXPECT_EQ(meta.weights[0].size, 64u * 4u);
+  expectModelOutput(**engine, 1.0f);
+}
+
+TEST(EngineTest, TwoEnginesInOneProcessShareNothing) {
+  llvm::Expected<std::unique_ptr<Engine>> a = loadBytes(engineBytes());
+  llvm::Expected<std::unique_ptr<Engine>> b = loadBytes(engineBytes());
+  ASSERT_TRUE(bool(a) && bool(b));
+  (*a)->setThreads(1);
+  (*b)->setThreads(2);
+  EXPECT_EQ((*a)->threads(), 1u);
+  EXPECT_EQ((*b)->threads(), 2u);
+  // Run both at once from two threads, then one after the other is unloaded.
+  std::thread ta([&] { expectModelOutput(**a, 1.0f); });
+  std::thread tb([&] { expectModelOutput(**b, 2.0f); });
+  ta.join();
+  tb.join();
+  a->reset();
+  expectModelOutput(**b, 3.0f);
+}
+
+TEST(EngineTest, LoadsFromAFile) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("engine", "int21", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << engineBytes();
+  }
+  llvm::Expected<std::unique_ptr<Engine>> engine = Engine::load(path);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(bool(engine)) << llvm::toString(engine.takeError());
+  expectModelOutput(**engine, 0.5f);
+}
+
+TEST(EngineTest, RefusesWrongInputs) {
+  llvm::Expected<std::unique_ptr<Engine>> engine = loadBytes(engineBytes());
+  ASSERT_TRUE(bool(engine));
+  auto error = [&](std::vector<Tensor> inputs) {
+    llvm::Expected<std::vector<Tensor>> y = (*engine)->run(inputs);
+    return y ? std::string() : llvm::toString(y.takeError());
+  };
+  EXPECT_NE(error({}).find("expected 1 inputs, got 0"), std::string::npos);
+  EXPECT_NE(error({Tensor(DType::I64, {2, 8})})
+                .find("input 'x' must be float32, not int64"),
+            std::string::npos);
+  EXPECT_NE(error({Tensor(DType::F32, {8, 2})})
+                .find("input 'x' must have shape [2x8], not [8x2]"),
+            std::string::npos);
+}
+
+TEST(EngineTest, RefusesCorruptTruncatedAndForeignEngines) {
+  std::string bytes = engineBytes();
+  std::string corrupt = bytes;
+  corrupt[bytes.size() / 2] ^= 0x5a;
+  EXPECT_NE(errorOf(loadBytes(corrupt)).find("checksum mismatch"),
+            std::string::npos);
+  EXPECT_NE(errorOf(loadBytes(bytes.substr(0, bytes.size() - 100)))
+                .find("truncated"),
+            std::string::npos);
+  EXPECT_NE(errorOf(loadBytes("not an engine")).find("not an int21 engine"),
+            std::string::npos);
+
+  // The same code and weights, recorded for another target or version.
+  llvm::Expected<std::unique_ptr<Engine>> engine = loadBytes(bytes);
+  ASSERT_TRUE(bool(engine));
+  EngineMetadata meta = (*engine)->metadata();
+  std::string code;
+  {
+    llvm::Expected<EngineFile> file = EngineFile::read(
+        llvm::MemoryBuffer::getMemBufferCopy(bytes, "x"), "x");
+    ASSERT_TRUE(bool(file));
+    code = file->find(SectionKind::Code)->data.str();
+  }
+  auto rewrite = [&](const EngineMetadata &m) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    writeEngineFile(m, {{SectionKind::Code, "cpu.so", code}}, os);
+    return out;
+  };
+  EngineMetadata other = meta;
+  other.target = "cpu:aarch64-unknown-linux-gnu:neoverse-v2";
+  EXPECT_NE(errorOf(loadBytes(rewrite(other)))
+                .find("compiled for target 'cpu:aarch64-unknown-linux-gnu:"
+                      "neoverse-v2', this machine is"),
+            std::string::npos);
+  other.target = "sm_90";
+  EXPECT_NE(errorOf(loadBytes(rewrite(other))).find("'cpu' engines only"),
+            std::string::npos);
+  // Weights listed but not stored.
+  EXPECT_NE(errorOf(loadBytes(rewrite(meta))).find("no weights section"),
+            std::string::npos);
+  std::string newer = bytes;
+  newer[8] = 2; // The format version, little-endian u32 after the magic.
+  EXPECT_NE(errorOf(loadBytes(newer)).find("format version 2"),
+            std::string::npos);
+}
+
+} // namespace
