@@ -166,7 +166,7 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   if (options.timing)
     pm.enableTiming(*options.timing);
   mlir::int21::buildInt21ToLinalgPipeline(pm);
-  mlir::int21::buildInt21CPUCodegenPipeline(pm);
+  mlir::int21::buildInt21CPUCodegenPipeline(pm, options.schedule);
   return pm.run(module);
 }
 

@@ -24,12 +24,19 @@ void mlir::int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
   func.addPass(createCSEPass());
 }
 
-void mlir::int21::buildInt21CPUCodegenPipeline(OpPassManager &pm) {
-  // Tensors: weights become arguments, the signature signless.
+void mlir::int21::buildInt21CPUCodegenPipeline(OpPassManager &pm,
+                                               bool schedule) {
+  // Tensors: weights become arguments, the signature signless, every group
+  // gets its default CPU schedule (tiles, threads, vectors).
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(createInt21OutlineWeights());
     func.addPass(createInt21SignlessSignature());
+  }
+  if (schedule)
+    pm.addPass(createInt21CPUSchedule());
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(createInt21InlineFusionGroups());
     func.addPass(createInt21DecomposeAggregates());
     func.addPass(createCanonicalizerPass());
@@ -46,40 +53,40 @@ void mlir::int21::buildInt21CPUCodegenPipeline(OpPassManager &pm) {
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Loops: scf.forall runs on OpenMP threads, the rest sequentially.
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(createInt21ExpandStridedCopies());
     func.addPass(createForallToParallelLoopPass());
-  }
-  pm.addPass(createConvertSCFToOpenMPPass());
-  {
-    OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(createConvertLinalgToLoopsPass());
     func.addPass(vector::createLowerVectorMultiReductionPass());
     VectorTransferToSCFOptions transfers;
     transfers.enableFullUnroll(true);
     func.addPass(createConvertVectorToSCFPass(transfers));
   }
-  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToOpenMPPass());
 
-  // LLVM: every dialect lowered, @main with bare pointers, one entry point.
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // LLVM: math first (libm calls unroll vector math into vector ops), scf
+  // after memref (the alloca scopes scf-to-openmp makes must stay single
+  // block until then), functions with bare pointers before OpenMP (whose
+  // conversion would otherwise convert them itself), one entry point.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
-  // After the functions: this pass would otherwise convert them itself,
-  // without the bare-pointer convention.
   pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createInt21CPUEntryPoint());
 }
@@ -93,5 +100,5 @@ void mlir::int21::registerInt21Pipelines() {
       "int21-cpu-codegen",
       "Compile linalg on tensors (the output of int21-to-linalg) to the LLVM "
       "dialect with the engine entry point int21_entry",
-      buildInt21CPUCodegenPipeline);
+      [](OpPassManager &pm) { buildInt21CPUCodegenPipeline(pm); });
 }

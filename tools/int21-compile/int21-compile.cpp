@@ -85,6 +85,11 @@ int main(int argc, char **argv) {
       cl::desc("Where the engine runs: 'cpu' (this machine) or "
                "'cpu:<triple>:<cpu>'"),
       cl::value_desc("target"), cl::init(""), cl::cat(category));
+  cl::opt<bool> noSchedule(
+      "no-schedule",
+      cl::desc("Skip the default CPU schedule: the reference lowering (plain "
+               "loops, one thread)"),
+      cl::init(false), cl::cat(category));
   cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                              cl::init(3), cl::Prefix, cl::cat(category));
   cl::list<std::string> inputShapes(
@@ -128,6 +133,7 @@ int main(int argc, char **argv) {
   ::int21::CompileOptions compileOptions;
   compileOptions.target = target.empty() ? "cpu" : target.getValue();
   compileOptions.optLevel = std::min(3u, optLevel.getValue());
+  compileOptions.schedule = !noSchedule;
   if (compiles) {
     std::string error;
     if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {

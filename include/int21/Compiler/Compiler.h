@@ -28,6 +28,9 @@ namespace int21 {
 struct CompileOptions {
   /// "cpu" for this machine, or "cpu:<triple>:<cpu>" for another one.
   std::string target = "cpu";
+  /// Apply the default CPU schedule (tiles, threads, vectors); without it,
+  /// the reference lowering: plain loops, one thread.
+  bool schedule = true;
   /// LLVM optimisation level for the generated code (0-3).
   unsigned optLevel = 3;
   /// Where the phases report their time, when given.

@@ -32,10 +32,10 @@ void buildInt21ToLinalgPipeline(OpPassManager &pm);
 std::optional<std::vector<char>> getConstantBytes(ElementsAttr value);
 
 /// From linalg on tensors (int21-to-linalg's output) to the LLVM dialect:
-/// weights outlined, fusion groups scheduled (or inlined), one-shot
+/// weights outlined, fusion groups scheduled (`schedule`) and inlined, one-shot
 /// bufferization with outputs as out-parameters, scf.forall on OpenMP, and
 /// the engine entry point `int21_entry`.
-void buildInt21CPUCodegenPipeline(OpPassManager &pm);
+void buildInt21CPUCodegenPipeline(OpPassManager &pm, bool schedule = true);
 
 /// Registers the pipelines above with the pass registry (as
 /// `int21-to-linalg`) so that int21-opt can run them.

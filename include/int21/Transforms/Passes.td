@@ -114,5 +114,30 @@ def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
+  let summary = "Apply the default CPU schedule to every fusion group";
+  let description = [{
+    Runs on linalg on tensors with fusion groups. Each group (and each linalg
+    op outside a group, as a group of its own) is matched to a schedule
+    template from lib/Transforms/Schedules/cpu, a transform-dialect script
+    embedded in the compiler; the template's `transform.tune.knob`s are
+    resolved from the payload's shape (or from the group's
+    `#int21.schedule<name = "cpu....", knobs = {...}>` when it has one) and
+    the script is applied with the transform interpreter: outer tiles become
+    `scf.forall` (threads), cache tiles `scf.for`, and the inner tiles are
+    vectorized and lowered to register-level vector ops. When a template does
+    not apply to a group, the next, more generic one is tried; when none
+    does, the group is left unscheduled. Softmax is decomposed into generics, and the
+    groups are dissolved at the end. The output is still on tensors.
+  }];
+  let options = [
+    Option<"threads", "threads", "bool", /*default=*/"true",
+           "Run outer tiles as scf.forall (threads); false: sequential scf.for">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::scf::SCFDialect",
+    "::mlir::transform::TransformDialect", "::mlir::vector::VectorDialect"
+  ];
+}
 
 #endif // INT21_TRANSFORMS_PASSES_TD

@@ -1,0 +1,40 @@
+//===- DefaultKnobs.h - default knob values of the CPU schedules ----------===//
+//
+// One function per schedule template class computes that template's knob
+// values from the payload's static shape. The values are correct for any
+// shape (tiles that do not divide a dimension are masked when vectorized) and
+// chosen to divide the dimensions where they can, so that full tiles need no
+// masks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_TRANSFORMS_CPUSCHEDULE_DEFAULTKNOBS_H
+#define INT21_TRANSFORMS_CPUSCHEDULE_DEFAULTKNOBS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstdint>
+
+namespace mlir::int21::cpu {
+
+using Knobs = llvm::StringMap<int64_t>;
+
+/// @cpu.matmul and @cpu.batch_matmul: C[m, n] += A[m, k] * B[k, n].
+Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
+
+/// @cpu.conv2d_nchw: the im2col contraction of f filters over oh*ow output
+/// pixels and c*kh*kw taps, then the group's elementwise ops on
+/// [n, f, oh, ow].
+Knobs conv2dKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps);
+
+/// @cpu.elementwise_<rank>d on an iteration space of this shape.
+Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
+
+/// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)
+/// dimensions of this shape.
+Knobs outerForallKnobs(llvm::ArrayRef<int64_t> shape, unsigned parallelDims);
+
+} // namespace mlir::int21::cpu
+
+#endif // INT21_TRANSFORMS_CPUSCHEDULE_DEFAULTKNOBS_H

@@ -1,0 +1,70 @@
+// Shared steps of the CPU schedule templates: the vector cleanup and lowering
+// that every vectorized kernel needs.
+module attributes {transform.with_named_sequence} {
+  // Folds the vectorized tiles into register-resident form: contractions from
+  // vectorized matmuls, accumulators hoisted out of their reduction loops,
+  // contractions lowered to broadcast-FMA outer products.
+  transform.named_sequence @cpu.lower_vectors(%scope: !transform.any_op {transform.readonly}) {
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %scope : !transform.any_op
+    // Twice: first the tensor slice of the accumulator, then the vector
+    // transfers on that slice.
+    %loops = transform.structured.match ops{["scf.for"]} in %scope : (!transform.any_op) -> !transform.any_op
+    transform.foreach %loops : !transform.any_op {
+    ^bb0(%loop: !transform.any_op):
+      transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
+    }
+    %loops_1 = transform.structured.match ops{["scf.for"]} in %scope : (!transform.any_op) -> !transform.any_op
+    transform.foreach %loops_1 : !transform.any_op {
+    ^bb0(%loop: !transform.any_op):
+      transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
+    }
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %scope : !transform.any_op
+    transform.yield
+  }
+
+  // Splits a tile loop whose step does not divide its trip range into a loop
+  // of full tiles and a remainder, so that the full tiles get static shapes
+  // and vectorize without masks. A loop that cannot be peeled stays as it is.
+  transform.named_sequence @cpu.peel(%loop: !transform.any_op {transform.readonly}) {
+    transform.sequence %loop : !transform.any_op failures(suppress) {
+    ^bb0(%l: !transform.any_op):
+      %for = transform.cast %l : !transform.any_op to !transform.op<"scf.for">
+      %main, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+
+  // Vectorizes each tagged op (anchor or elementwise) in %scope that has
+  // static shapes; the others (partial tiles left by peeling) stay scalar and
+  // are lowered to loops later.
+  transform.named_sequence @cpu.vectorize_static(%scope: !transform.any_op {transform.readonly}) {
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %anchors = transform.structured.match attributes{int21.anchor} in %scope : (!transform.any_op) -> !transform.any_op
+    %elementwise = transform.structured.match attributes{int21.ew} in %scope : (!transform.any_op) -> !transform.any_op
+    %ops = transform.merge_handles %anchors, %elementwise : !transform.any_op
+    transform.foreach %ops : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.sequence %op : !transform.any_op failures(suppress) {
+      ^bb1(%o: !transform.any_op):
+        transform.structured.vectorize %o : !transform.any_op
+      }
+    }
+    transform.yield
+  }
+}

@@ -1,0 +1,85 @@
+// CPU schedules for matmul-like fusion groups: the anchor (linalg.matmul,
+// linalg.batch_matmul) and its elementwise producers/consumers (fill, bias,
+// activation) are tiled together into threads (scf.forall), the anchor is
+// tiled for the cache over K and into a register tile; register tile loops
+// are peeled so that full tiles have static shapes, and those are vectorized
+// (the register tile becomes broadcast-FMA outer products).
+//
+// Payload ops are found by the tags int21-cpu-schedule puts on them:
+// int21.root (the op whose result leaves the group), int21.anchor,
+// int21.fuse (to fuse into the thread tiles), int21.ew (elementwise ops).
+// Knobs: par_* thread tile, cache_k K tile, reg_* register tile.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @cpu.matmul(%group: !transform.any_op {transform.readonly}) {
+    %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
+    %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 256, 512] -> !transform.param<i64>
+    %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 256, 512] -> !transform.param<i64>
+    %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 8] -> !transform.param<i64>
+    %reg_n = transform.tune.knob<"reg_n"> options = [8, 16, 32, 48, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [%par_m, %par_n]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, %cache_k]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %mm_r, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, 1]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [%reg_m, %reg_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_en) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_em) : (!transform.any_op) -> ()
+    }
+
+    transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The same with a leading batch dimension (linalg.batch_matmul).
+  transform.named_sequence @cpu.batch_matmul(%group: !transform.any_op {transform.readonly}) {
+    %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
+    %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 256, 512] -> !transform.param<i64>
+    %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 256, 512] -> !transform.param<i64>
+    %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 8] -> !transform.param<i64>
+    %reg_n = transform.tune.knob<"reg_n"> options = [8, 16, 32, 48, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_m, %par_n]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, 0, %cache_k]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, 1]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %loop_eb, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [1, %reg_m, %reg_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_en) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_em) : (!transform.any_op) -> ()
+    }
+
+    transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.yield
+  }
+}

@@ -1,0 +1,118 @@
+// RUN: int21-opt %s -split-input-file -int21-cpu-schedule | FileCheck %s
+// RUN: int21-opt %s -split-input-file -int21-cpu-schedule=threads=false | FileCheck %s --check-prefix=SEQ
+
+// A matmul group: threads over M x N, a K cache loop, an 8x32 register tile
+// of broadcast FMAs; the fill is fused into the thread tiles.
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT: int21.fusion_group
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.fma {{.*}} : vector<32xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.matmul
+// SEQ-LABEL: func.func @matmul
+// SEQ-NOT: scf.forall
+// SEQ: vector.fma {{.*}} : vector<32xf32>
+func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+    int21.yield %m : tensor<64x256xf32>
+  } : tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
+
+// -----
+
+// matmul + bias + relu: the consumers are fused into the matmul's thread
+// tiles (one scf.forall) and vectorized there.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK: scf.forall
+// CHECK: vector.fma
+// CHECK: arith.addf {{.*}} : vector<
+// CHECK: arith.maximumf {{.*}} : vector<
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @matmul_bias_relu(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %bias: tensor<256xf32>) -> tensor<64x256xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %add = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<64x256xf32>, tensor<256xf32>) outs(%e : tensor<64x256xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    } -> tensor<64x256xf32>
+    %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %r = arith.maximumf %x, %zero : f32
+      linalg.yield %r : f32
+    } -> tensor<64x256xf32>
+    int21.yield %relu : tensor<64x256xf32>
+  } : tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
+
+// -----
+
+// A convolution becomes an im2col contraction, tiled into threads with the
+// im2col slice computed per tile, and FMA register tiles.
+// CHECK-LABEL: func.func @conv
+// CHECK: scf.forall
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: vector.fma
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv(%x: tensor<1x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<1x32x16x16xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x32x16x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+    %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x18x18xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+    int21.yield %c : tensor<1x32x16x16xf32>
+  } : tensor<1x32x16x16xf32>
+  return %0 : tensor<1x32x16x16xf32>
+}
+
+// -----
+
+// Elementwise ops outside any group are scheduled as groups of one:
+// threads over the outer dimension, vectors along the inner one.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.forall
+// CHECK: math.exp {{.*}} : vector<64xf32>
+// CHECK-NOT: linalg.generic
+func.func @elementwise(%x: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %e = tensor.empty() : tensor<32x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<32x64xf32>) outs(%e : tensor<32x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+}
+
+// -----
+
+// No template matches a full reduction (no parallel dimension to tile):
+// the op is left as it was, and the group dissolved.
+// CHECK-LABEL: func.func @unmatched
+// CHECK-NOT: int21.fusion_group
+// CHECK-NOT: scf.forall
+// CHECK: linalg.reduce
+func.func @unmatched(%x: tensor<16xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %0 = int21.fusion_group {
+    %r = linalg.reduce ins(%x : tensor<16xf32>) outs(%init : tensor<f32>) dimensions = [0]
+      (%a: f32, %b: f32) {
+        %s = arith.addf %a, %b : f32
+        linalg.yield %s : f32
+      }
+    int21.yield %r : tensor<f32>
+  } : tensor<f32>
+  return %0 : tensor<f32>
+}
