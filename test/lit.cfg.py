@@ -77,3 +77,7 @@ if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
 if os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda")
+# The ONNX conformance runner (scripts/conformance.py) reads libonnx-testdata.
+config.substitutions.append(("%int21_tools_dir", config.int21_tools_dir))
+if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
+    config.available_features.add("conformance")

@@ -215,6 +215,16 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   // @main's arguments: inputs, weights (marked int21.weight), outputs.
   unsigned numArgs = main.getNumArguments();
   size_t numIn = meta.inputs.size(), numOut = meta.outputs.size();
+  // The workspace, when there is one, comes last.
+  meta.workspaceSize = 0;
+  unsigned numAll = numArgs;
+  if (numArgs > 0) {
+    if (auto workspace = main.getArgAttrOfType<IntegerAttr>(numArgs - 1,
+                                                            "int21.workspace")) {
+      meta.workspaceSize = workspace.getInt();
+      --numArgs;
+    }
+  }
   meta.weights.clear();
   weights.clear();
   for (unsigned i = 0; i < numArgs; ++i) {
@@ -250,7 +260,7 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
     return nullptr;
   }
   // The data now lives in `weights`; drop it (and names) from the IR.
-  for (unsigned i = 0; i < numArgs; ++i)
+  for (unsigned i = 0; i < numAll; ++i)
     main.setArgAttrs(i, DictionaryAttr::get(ctx, {}));
   for (NamedAttribute attr : llvm::to_vector(module->getDiscardableAttrs()))
     if (!attr.getName().strref().starts_with("llvm.") &&

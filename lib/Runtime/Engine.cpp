@@ -205,9 +205,31 @@ Error Engine::run(ArrayRef<const void *> inputs,
     args.push_back(const_cast<void *>(p));
   for (void *p : outputs)
     args.push_back(p);
+  std::shared_ptr<void> workspace;
+  if (uint64_t size = metadata().workspaceSize) {
+    {
+      std::lock_guard<std::mutex> lock(workspaceMutex);
+      if (!freeWorkspaces.empty()) {
+        workspace = std::move(freeWorkspaces.back());
+        freeWorkspaces.pop_back();
+      }
+    }
+    if (!workspace) {
+      void *p = std::aligned_alloc(kAlign, alignTo(size, kAlign));
+      if (!p)
+        return engineError(name, "cannot allocate " + Twine(size) +
+                                     " bytes of workspace");
+      workspace = std::shared_ptr<void>(p, std::free);
+    }
+    args.push_back(workspace.get());
+  }
   if (setNumThreads)
     setNumThreads(static_cast<int>(threadCount));
   entry(args.data());
+  if (workspace) {
+    std::lock_guard<std::mutex> lock(workspaceMutex);
+    freeWorkspaces.push_back(std::move(workspace));
+  }
   return Error::success();
 }
 

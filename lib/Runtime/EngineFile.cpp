@@ -112,7 +112,8 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
       {"compiler_version", metadata.compilerVersion},
       {"inputs", specsToJSON(metadata.inputs)},
       {"outputs", specsToJSON(metadata.outputs)},
-      {"weights", weightsToJSON(metadata.weights)}});
+      {"weights", weightsToJSON(metadata.weights)},
+      {"workspace_size", static_cast<int64_t>(metadata.workspaceSize)}});
   metaStream.flush();
 
   std::vector<Section> all;
@@ -279,6 +280,11 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
           {name->str(), static_cast<uint64_t>(*woffset),
            static_cast<uint64_t>(*size)});
     }
+  }
+  if (std::optional<int64_t> workspace = meta->getInteger("workspace_size")) {
+    if (*workspace < 0)
+      return engineError(path, "metadata has a negative workspace_size");
+    file.meta.workspaceSize = static_cast<uint64_t>(*workspace);
   }
   file.meta.inputs = std::move(*inputs);
   file.meta.outputs = std::move(*outputs);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -15,6 +16,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::int21 {
@@ -22,6 +25,7 @@ namespace mlir::int21 {
 #define GEN_PASS_DEF_INT21DECOMPOSEAGGREGATES
 #define GEN_PASS_DEF_INT21EXPANDSTRIDEDCOPIES
 #define GEN_PASS_DEF_INT21SIGNLESSSIGNATURE
+#define GEN_PASS_DEF_INT21PLANWORKSPACE
 #define GEN_PASS_DEF_INT21CPUENTRYPOINT
 #include "int21/Transforms/Passes.h.inc"
 } // namespace mlir::int21
@@ -293,6 +297,28 @@ struct SignlessSignaturePass
           type.getContext(), tensor.getElementType().getIntOrFloatBitWidth()));
     };
     Block &entry = func.getBody().front();
+    // Fusion groups yield signless values cast to unsigned: yield them as
+    // they are, and drop the casts back that their users start with.
+    func.walk([&](FusionGroupOp group) {
+      YieldOp yield = group.getYield();
+      for (OpOperand &operand : yield->getOpOperands()) {
+        auto cast = operand.get().getDefiningOp<tensor::BitcastOp>();
+        Value result = group->getResult(operand.getOperandNumber());
+        if (!cast || cast.getSource().getType() != signless(result.getType()) ||
+            cast.getSource().getType() == result.getType())
+          continue;
+        operand.set(cast.getSource());
+        if (cast->use_empty())
+          cast.erase();
+        result.setType(signless(result.getType()));
+        for (Operation *user : llvm::make_early_inc_range(result.getUsers()))
+          if (auto back = dyn_cast<tensor::BitcastOp>(user);
+              back && back.getType() == result.getType()) {
+            back.replaceAllUsesWith(result);
+            back.erase();
+          }
+      }
+    });
     for (BlockArgument arg : entry.getArguments()) {
       Type type = signless(arg.getType());
       if (type == arg.getType())
@@ -341,6 +367,132 @@ struct SignlessSignaturePass
     });
     if (bad)
       signalPassFailure();
+  }
+};
+
+struct PlanWorkspacePass
+    : int21::impl::Int21PlanWorkspaceBase<PlanWorkspacePass> {
+  static constexpr int64_t kAlign = 64;
+
+  struct Buffer {
+    memref::AllocOp alloc;
+    int64_t size = 0, start = 0, end = 0, offset = 0;
+  };
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    Block &body = func.getBody().front();
+    if (!llvm::hasSingleElement(func.getBody()))
+      return;
+    DenseMap<Operation *, int64_t> position;
+    for (auto [i, op] : llvm::enumerate(body))
+      position[&op] = i;
+    int64_t last = body.getOperations().size();
+
+    std::vector<Buffer> buffers;
+    for (Operation &op : body) {
+      auto alloc = dyn_cast<memref::AllocOp>(op);
+      if (!alloc)
+        continue;
+      MemRefType type = alloc.getType();
+      Type element = type.getElementType();
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+          !alloc.getDynamicSizes().empty() || !alloc.getSymbolOperands().empty() ||
+          !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+          (type.getMemorySpace() && !isa<IntegerAttr>(type.getMemorySpace())))
+        continue;
+      Buffer buffer;
+      buffer.alloc = alloc;
+      buffer.size = type.getNumElements() * (element.getIntOrFloatBitWidth() / 8);
+      buffer.start = position[alloc];
+      buffer.end = lastUse(alloc.getResult(), body, position, last);
+      if (buffer.end < 0)
+        continue; // Freed or escaping in ways not followed: leave it alone.
+      buffers.push_back(buffer);
+    }
+    if (buffers.empty())
+      return;
+
+    // First fit in order of first use: a buffer takes the lowest offset that
+    // no buffer alive at the same time occupies.
+    int64_t total = 0;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      SmallVector<std::pair<int64_t, int64_t>> busy;
+      for (size_t j = 0; j < i; ++j)
+        if (buffers[j].start <= buffers[i].end &&
+            buffers[i].start <= buffers[j].end)
+          busy.push_back({buffers[j].offset, buffers[j].offset + buffers[j].size});
+      llvm::sort(busy);
+      int64_t offset = 0;
+      for (auto [lo, hi] : busy) {
+        if (offset + buffers[i].size <= lo)
+          break;
+        offset = std::max<int64_t>(offset, llvm::alignTo(hi, kAlign));
+      }
+      buffers[i].offset = offset;
+      total = std::max(total, offset + buffers[i].size);
+    }
+    total = static_cast<int64_t>(llvm::alignTo(std::max<int64_t>(total, 1), kAlign));
+
+    MLIRContext *ctx = &getContext();
+    auto workspaceType = MemRefType::get({total}, IntegerType::get(ctx, 8));
+    unsigned index = func.getNumArguments();
+    NamedAttrList attrs;
+    attrs.append("int21.workspace",
+                 IntegerAttr::get(IntegerType::get(ctx, 64), total));
+    if (failed(func.insertArgument(index, workspaceType,
+                                   attrs.getDictionary(ctx), func.getLoc()))) {
+      func.emitError("cannot add the workspace argument");
+      return signalPassFailure();
+    }
+    Value workspace = func.getArgument(index);
+    IRRewriter rewriter(ctx);
+    for (Buffer &buffer : buffers) {
+      rewriter.setInsertionPoint(buffer.alloc);
+      Value offset = arith::ConstantIndexOp::create(rewriter, buffer.alloc.getLoc(),
+                                                    buffer.offset);
+      auto view = memref::ViewOp::create(rewriter, buffer.alloc.getLoc(),
+                                         buffer.alloc.getType(), workspace,
+                                         offset, ValueRange{});
+      rewriter.replaceOp(buffer.alloc, view.getResult());
+    }
+  }
+
+  /// The position of the last op of `body` that uses `value` or a view of
+  /// it, or -1 when the buffer is freed or reaches something not followed
+  /// (returned, stored, passed to a call).
+  static int64_t lastUse(Value value, Block &body,
+                         const DenseMap<Operation *, int64_t> &position,
+                         int64_t last) {
+    int64_t end = 0;
+    SmallVector<Value> worklist = {value};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<memref::DeallocOp, func::ReturnOp, func::CallOp>(user))
+          return -1;
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+          if (view.getViewSource() == v)
+            for (Value result : user->getResults())
+              if (isa<BaseMemRefType>(result.getType()))
+                worklist.push_back(result);
+        } else if (llvm::any_of(user->getResultTypes(), [](Type t) {
+                     return isa<BaseMemRefType>(t);
+                   })) {
+          return -1; // Some other op deriving a buffer from this one.
+        }
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (!top)
+          return -1;
+        // A use inside a loop lasts the whole loop, which `top` is.
+        auto it = position.find(top);
+        end = std::max(end, it == position.end() ? last : it->second);
+      }
+    }
+    return end;
   }
 };
 

@@ -2,13 +2,14 @@
 // RUN: int21-opt %s -split-input-file --int21-cpu-codegen | FileCheck %s
 
 // The whole CPU code generation: @main takes bare pointers (input, weight,
-// output) and becomes internal; int21_entry unpacks an array of pointers.
+// output, workspace) and becomes internal; int21_entry unpacks an array of
+// pointers.
 // CHECK-LABEL: llvm.func internal @main
 // CHECK-SAME: (%arg0: !llvm.ptr, %arg1: !llvm.ptr {int21.weight = dense<
-// CHECK-SAME: %arg2: !llvm.ptr)
+// CHECK-SAME: %arg2: !llvm.ptr, %arg3: !llvm.ptr {int21.workspace = {{[0-9]+}} : i64})
 // CHECK-NOT: memrefCopy
 // CHECK-LABEL: llvm.func @int21_entry(%{{.*}}: !llvm.ptr)
-// CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.call @main
 func.func @main(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %w = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 17.0]]> : tensor<4x16xf32>
@@ -33,4 +34,25 @@ func.func @main(%a: tensor<4xui8>) -> tensor<4xui8> {
   %1 = linalg.add ins(%0, %0 : tensor<4xi8>, tensor<4xi8>) outs(%e : tensor<4xi8>) -> tensor<4xi8>
   %2 = tensor.bitcast %1 : tensor<4xi8> to tensor<4xui8>
   return %2 : tensor<4xui8>
+}
+
+// -----
+
+// The same through a fusion group that yields the unsigned cast.
+// SIGNLESS: func.func @main(%{{.*}}: tensor<4xi8>) -> tensor<4xi8>
+// SIGNLESS: %[[G:.*]] = int21.fusion_group
+// SIGNLESS: int21.yield %{{.*}} : tensor<4xi8>
+// SIGNLESS-NEXT: } : tensor<4xi8>
+// SIGNLESS-NOT: tensor.bitcast
+// SIGNLESS: return %[[G]] : tensor<4xi8>
+// CHECK-LABEL: llvm.func internal @main
+func.func @main(%a: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = tensor.bitcast %a : tensor<4xui8> to tensor<4xi8>
+  %g = int21.fusion_group {
+    %e = tensor.empty() : tensor<4xi8>
+    %1 = linalg.add ins(%0, %0 : tensor<4xi8>, tensor<4xi8>) outs(%e : tensor<4xi8>) -> tensor<4xi8>
+    %2 = tensor.bitcast %1 : tensor<4xi8> to tensor<4xui8>
+    int21.yield %2 : tensor<4xui8>
+  } : tensor<4xui8>
+  return %g : tensor<4xui8>
 }

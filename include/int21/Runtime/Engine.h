@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,10 @@ private:
   /// Weights copied to aligned memory when the file's buffer is not.
   std::shared_ptr<void> alignedWeights;
   unsigned threadCount = 1;
+  /// Scratch memory of metadata().workspaceSize bytes: one per run in
+  /// flight, kept for the next run (so pages are touched once, not per run).
+  mutable std::mutex workspaceMutex;
+  mutable std::vector<std::shared_ptr<void>> freeWorkspaces;
 };
 
 } // namespace int21::runtime

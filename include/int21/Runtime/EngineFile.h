@@ -82,6 +82,9 @@ struct EngineMetadata {
   /// The weights in the order the code takes them (after the inputs, before
   /// the outputs). Offsets are 64-byte aligned.
   std::vector<WeightSpec> weights;
+  /// Bytes of scratch memory the code needs, passed as its last argument
+  /// (after the outputs) when not zero.
+  uint64_t workspaceSize = 0;
 };
 
 /// Writes an engine with `metadata` and `sections` (code, weights, ...).

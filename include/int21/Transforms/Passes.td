@@ -102,6 +102,20 @@ def Int21SignlessSignature : Pass<"int21-signless-signature", "func::FuncOp"> {
   }];
 }
 
+def Int21PlanWorkspace : Pass<"int21-plan-workspace", "func::FuncOp"> {
+  let summary = "Place a function's static buffers in one workspace argument";
+  let description = [{
+    Runs after bufferization, before the deallocation pipeline. Every
+    `memref.alloc` of a static shape at the top level of the function becomes
+    a `memref.view` at a 64-byte aligned offset of one new trailing argument,
+    `memref<Nxi8>` marked `int21.workspace = N : i64`, that the runtime allocates once
+    and reuses across runs: no allocation, page fault or zeroing per run.
+    Buffers whose lifetimes do not overlap share bytes. Allocations inside
+    loops (per-thread temporaries) stay as they are.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
   let summary = "Add the engine entry point `int21_entry(void **args)`";
   let description = [{

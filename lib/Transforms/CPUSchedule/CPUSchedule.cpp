@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
@@ -249,9 +251,20 @@ SmallVector<Plan> planGroup(FusionGroupOp group) {
       plans.push_back(std::move(*plan));
     }
   }
-  if (std::optional<Plan> plan = planAnchored(group, root, ops))
+  // Vectors of i1 are bit-packed in memory, tensors of i1 one byte per
+  // element: groups that touch booleans get threads but no vectors.
+  bool touchesBool = llvm::any_of(ops, [](linalg::LinalgOp op) {
+    auto isBool = [](Type t) { return getElementTypeOrSelf(t).isInteger(1); };
+    return llvm::any_of(op->getOperandTypes(), isBool) ||
+           llvm::any_of(op->getResultTypes(), isBool);
+  });
+  if (touchesBool)
+    plans.clear();
+  if (std::optional<Plan> plan = planAnchored(group, root, ops);
+      plan && !touchesBool)
     plans.push_back(std::move(*plan));
-  if (std::optional<Plan> plan = planElementwise(root, ops))
+  if (std::optional<Plan> plan = planElementwise(root, ops);
+      plan && !touchesBool)
     plans.push_back(std::move(*plan));
   if (std::optional<Plan> plan = planOuterForall(root, ops))
     plans.push_back(std::move(*plan));
@@ -376,6 +389,8 @@ struct CPUSchedulePass
     SmallVector<FusionGroupOp> groups;
     module.walk([&](FusionGroupOp group) { groups.push_back(group); });
     for (FusionGroupOp group : groups)
+      moveReshapesOut(group);
+    for (FusionGroupOp group : groups)
       for (Plan &plan : planGroup(group))
         if (succeeded(applyPlan(group, plan)))
           break;
@@ -385,6 +400,67 @@ struct CPUSchedulePass
     inliner.addNestedPass<func::FuncOp>(createInt21InlineFusionGroups());
     if (failed(runPipeline(inliner, module)))
       return signalPassFailure();
+  }
+
+  /// Reshapes at a group's boundary are data movement, not work: a reshape
+  /// of a value from outside moves before the group, and a reshape of a
+  /// yielded value after it, so that the group ends in its compute op (a
+  /// matmul over collapsed batch dimensions, say) and a template matches.
+  static void moveReshapesOut(FusionGroupOp group) {
+    auto isReshape = [](Operation *op) {
+      return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          op);
+    };
+    for (Operation &op :
+         llvm::make_early_inc_range(group.getBody().front().getOperations()))
+      if (isReshape(&op) && !group->isAncestor(
+                                op.getOperand(0).getParentRegion()->getParentOp()))
+        op.moveBefore(group);
+    // Elementwise consumers of an expanded result run on the collapsed shape
+    // instead, so that the expansion reaches the yield (a linear layer's
+    // bias and activation over [b * m, n] rather than [b, m, n]).
+    {
+      RewritePatternSet patterns(group->getContext());
+      linalg::populateFoldReshapeOpsByCollapsingPatterns(
+          patterns, [&](OpOperand *operand) {
+            Operation *producer = operand->get().getDefiningOp();
+            return producer && producer->getParentOp() == group.getOperation();
+          });
+      // Around a matmul, unit dimensions of the elementwise ops go too (a
+      // bias over [m, 1, n]), so that they run over the matmul's [m, n].
+      bool aroundMatmul = llvm::any_of(
+          group.getBody().front(), [](Operation &op) {
+            return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+          });
+      linalg::ControlDropUnitDims unitDims;
+      if (aroundMatmul)
+        linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
+                                                           group->getContext());
+      tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
+                                                         group->getContext());
+      GreedyRewriteConfig config;
+      config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+      (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+    }
+    YieldOp yield = group.getYield();
+    for (OpOperand &operand : yield->getOpOperands()) {
+      Operation *reshape = operand.get().getDefiningOp();
+      while (isReshape(reshape) && reshape->getParentOp() == group &&
+             reshape->getResult(0).hasOneUse()) {
+        Value result = group->getResult(operand.getOperandNumber());
+        Value source = reshape->getOperand(0);
+        operand.set(source);
+        OpBuilder b(group->getContext());
+        b.setInsertionPointAfter(group);
+        Operation *moved = b.clone(*reshape);
+        moved->setOperand(0, result);
+        result.replaceAllUsesExcept(moved->getResult(0), moved);
+        result.setType(source.getType());
+        reshape->erase();
+        reshape = source.getDefiningOp();
+      }
+    }
   }
 
   /// Applies `plan` to a clone of `group`; on success the clone replaces the

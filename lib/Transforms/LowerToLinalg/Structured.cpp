@@ -60,8 +60,9 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = resultType.getElementType();
-    Value init = filledTensor(rewriter, loc, resultType,
-                              zeroAttr(rewriter, elementType));
+    auto zeros = [&](RankedTensorType type) {
+      return filledTensor(rewriter, loc, type, zeroAttr(rewriter, elementType));
+    };
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     auto rhsType = cast<RankedTensorType>(rhs.getType());
@@ -69,7 +70,8 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     if (rank == 2) {
       rewriter.replaceOp(
           op, linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
-                                       ValueRange{lhs, rhs}, ValueRange{init})
+                                       ValueRange{lhs, rhs},
+                                       ValueRange{zeros(resultType)})
                   .getResults());
       return success();
     }
@@ -77,8 +79,53 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
         lhsType.getDimSize(0) == rhsType.getDimSize(0)) {
       rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
                                  rewriter, loc, TypeRange{resultType},
-                                 ValueRange{lhs, rhs}, ValueRange{init})
+                                 ValueRange{lhs, rhs},
+                                 ValueRange{zeros(resultType)})
                                  .getResults());
+      return success();
+    }
+    // Batch dimensions on the left operand only ([b..., m, k] x [k, n], the
+    // linear layers of transformers): one matmul over (b... * m) rows.
+    ArrayRef<int64_t> lhsShape = lhsType.getShape(),
+                      rhsShape = rhsType.getShape();
+    int64_t m = lhsShape[lhsShape.size() - 2], k = lhsShape.back(),
+            n = rhsShape.back();
+    if (rhsType.getRank() == 2 && lhsType.getRank() == rank &&
+        resultType.hasStaticShape()) {
+      int64_t rows = resultType.getNumElements() / n;
+      auto flatLhs = RankedTensorType::get({rows, k}, lhsType.getElementType());
+      auto flatResult = RankedTensorType::get({rows, n}, elementType);
+      Value flatInit = zeros(flatResult);
+      Value product =
+          linalg::MatmulOp::create(
+              rewriter, loc, TypeRange{flatResult},
+              ValueRange{reshapeTensor(rewriter, loc, lhs, flatLhs), rhs},
+              ValueRange{flatInit})
+              .getResult(0);
+      rewriter.replaceOp(op, reshapeTensor(rewriter, loc, product, resultType));
+      return success();
+    }
+    // Equal batch dimensions of any rank: one batch_matmul over their product.
+    if (lhsType.getRank() == rank && rhsType.getRank() == rank &&
+        lhsShape.drop_back(2) == rhsShape.drop_back(2) &&
+        resultType.hasStaticShape()) {
+      int64_t batches = resultType.getNumElements() / (m * n);
+      Type lhsElement = lhsType.getElementType(),
+           rhsElement = rhsType.getElementType();
+      auto flatResult = RankedTensorType::get({batches, m, n}, elementType);
+      Value flatInit = zeros(flatResult);
+      Value product =
+          linalg::BatchMatmulOp::create(
+              rewriter, loc, TypeRange{flatResult},
+              ValueRange{reshapeTensor(rewriter, loc, lhs,
+                                       RankedTensorType::get({batches, m, k},
+                                                             lhsElement)),
+                         reshapeTensor(rewriter, loc, rhs,
+                                       RankedTensorType::get({batches, k, n},
+                                                             rhsElement))},
+              ValueRange{flatInit})
+              .getResult(0);
+      rewriter.replaceOp(op, reshapeTensor(rewriter, loc, product, resultType));
       return success();
     }
     // Broadcast batch dimensions: a generic over (batch..., m, n, k).
@@ -93,11 +140,11 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       exprs.push_back(col);
       return AffineMap::get(rank + 1, 0, exprs, ctx);
     };
-    AffineExpr m = getAffineDimExpr(rank - 2, ctx),
-               n = getAffineDimExpr(rank - 1, ctx),
-               k = getAffineDimExpr(rank, ctx);
+    AffineExpr row = getAffineDimExpr(rank - 2, ctx),
+               col = getAffineDimExpr(rank - 1, ctx),
+               red = getAffineDimExpr(rank, ctx);
     SmallVector<AffineMap> maps = {
-        operandMap(lhsType, m, k), operandMap(rhsType, k, n),
+        operandMap(lhsType, row, red), operandMap(rhsType, red, col),
         AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
@@ -105,7 +152,7 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     bool isFloat = isa<FloatType>(elementType);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
-        ValueRange{init}, maps, iterators,
+        ValueRange{zeros(resultType)}, maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value product =
               isFloat ? Value(arith::MulFOp::create(b, l, args[0], args[1]))
