@@ -43,6 +43,11 @@ namespace runtime = ::int21::runtime;
 
 static constexpr size_t kWeightAlign = 64;
 
+/// C source linked into every CPU engine (see the file for what and why).
+static constexpr const char kEngineSupportSource[] =
+#include "EngineSupport.inc"
+    ;
+
 auto ::int21::compilerVersion() -> StringRef {
   return "int21 " INT21_VERSION " (LLVM " LLVM_VERSION_STRING ")";
 }
@@ -340,11 +345,21 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
     }
     return success();
   };
+  SmallString<128> supportPath;
   if (failed(tempFile("o", objectPath)) || failed(tempFile("so", libraryPath)) ||
-      failed(tempFile("log", logPath)))
+      failed(tempFile("log", logPath)) || failed(tempFile("c", supportPath)))
     return failure();
   llvm::FileRemover removeObject(objectPath), removeLibrary(libraryPath),
-      removeLog(logPath);
+      removeLog(logPath), removeSupport(supportPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(supportPath, ec);
+    if (ec) {
+      module.emitError("cannot write ") << supportPath << ": " << ec.message();
+      return failure();
+    }
+    os << kEngineSupportSource;
+  }
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(objectPath, ec);
@@ -355,9 +370,15 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
     os << object;
   }
   std::string ompDir = INT21_OPENMP_LIBDIR;
-  SmallVector<std::string> args = {*driver, "-shared", "-o",
+  SmallVector<std::string> args = {*driver,
+                                   "-shared",
+                                   "-O2",
+                                   "-fPIC",
+                                   "-pthread",
+                                   "-o",
                                    libraryPath.str().str(),
-                                   objectPath.str().str()};
+                                   objectPath.str().str(),
+                                   supportPath.str().str()};
   if (needsOpenMP) {
     args.push_back("-L" + ompDir);
     args.push_back("-Wl,-rpath," + ompDir);

@@ -1,7 +1,9 @@
 // Runs kernels scheduled by int21-cpu-schedule (threads on OpenMP, and
 // sequential) and checks that they compute what the unscheduled kernels
 // compute: a 37x53x29 matmul (no tile divides it), matmul + bias + relu, a
-// strided convolution with bias and relu, and an elementwise op. The printed
+// strided convolution with bias and relu, a convolution with bias, residual
+// add and relu over 20 filters, a strided 1x1 convolution, and an
+// elementwise op. The printed
 // values are those of the unscheduled lowering (checksums: the inputs are
 // small integers, so f32 sums are exact).
 // DEFINE: %{lower} = -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" -buffer-deallocation-pipeline -convert-bufferization-to-memref -scf-forall-to-parallel -convert-linalg-to-loops -lower-vector-multi-reduction -convert-vector-to-scf=full-unroll=true -expand-strided-metadata -lower-affine -convert-scf-to-openmp -convert-math-to-llvm -convert-vector-to-llvm -finalize-memref-to-llvm -convert-scf-to-cf -convert-arith-to-llvm -convert-openmp-to-llvm -convert-cf-to-llvm -convert-func-to-llvm -convert-ub-to-llvm -reconcile-unrealized-casts
@@ -106,6 +108,46 @@ func.func @conv(%x: tensor<1x8x15x15xf32>, %w: tensor<16x8x3x3xf32>, %bias: tens
   return %0 : tensor<1x16x7x7xf32>
 }
 
+// Stride 1, 3x3, 20 filters (not a multiple of the 8-row register tile),
+// bias, residual add and relu: 1x6x10x10 -> 1x20x8x8.
+func.func @conv_residual(%x: tensor<1x6x10x10xf32>, %w: tensor<20x6x3x3xf32>, %bias: tensor<20xf32>, %res: tensor<1x20x8x8xf32>) -> tensor<1x20x8x8xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x20x8x8xf32>
+    %b = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<20xf32>) outs(%e : tensor<1x20x8x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      linalg.yield %in : f32
+    } -> tensor<1x20x8x8xf32>
+    %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x6x10x10xf32>, tensor<20x6x3x3xf32>) outs(%b : tensor<1x20x8x8xf32>) -> tensor<1x20x8x8xf32>
+    %add = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %res : tensor<1x20x8x8xf32>, tensor<1x20x8x8xf32>) outs(%e : tensor<1x20x8x8xf32>) {
+    ^bb0(%in: f32, %r: f32, %o: f32):
+      %s = arith.addf %in, %r : f32
+      linalg.yield %s : f32
+    } -> tensor<1x20x8x8xf32>
+    %relu = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%add : tensor<1x20x8x8xf32>) outs(%e : tensor<1x20x8x8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %r = arith.maximumf %in, %zero : f32
+      linalg.yield %r : f32
+    } -> tensor<1x20x8x8xf32>
+    int21.yield %relu : tensor<1x20x8x8xf32>
+  } : tensor<1x20x8x8xf32>
+  return %0 : tensor<1x20x8x8xf32>
+}
+
+// A 1x1 convolution with stride 2 (a downsampling shortcut), 13 channels
+// in, 20 out, 25 pixels (a 16-lane tile and a peeled rest): 1x13x9x9 ->
+// 1x20x5x5.
+func.func @conv_1x1(%x: tensor<1x13x9x9xf32>, %w: tensor<20x13x1x1xf32>) -> tensor<1x20x5x5xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x20x5x5xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x20x5x5xf32>) -> tensor<1x20x5x5xf32>
+    %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x13x9x9xf32>, tensor<20x13x1x1xf32>) outs(%f : tensor<1x20x5x5xf32>) -> tensor<1x20x5x5xf32>
+    int21.yield %c : tensor<1x20x5x5xf32>
+  } : tensor<1x20x5x5xf32>
+  return %0 : tensor<1x20x5x5xf32>
+}
+
 func.func @main() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -160,5 +202,44 @@ func.func @main() {
   %y2 = tensor.collapse_shape %y [[0, 1], [2, 3]] : tensor<1x16x7x7xf32> into tensor<16x49xf32>
   %yp = tensor.cast %y2 : tensor<16x49xf32> to tensor<?x?xf32>
   call @print(%yp) : (tensor<?x?xf32>) -> ()
+
+  // CHECK: data =
+  // CHECK-NEXT: [8601]
+  %c6 = arith.constant 6 : index
+  %c20 = arith.constant 20 : index
+  %c54 = arith.constant 54 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %rx0 = call @input2(%c6, %c100, %c1, %c2) : (index, index, index, index) -> tensor<?x?xf32>
+  %rw0 = call @input2(%c20, %c54, %c2, %c1) : (index, index, index, index) -> tensor<?x?xf32>
+  %rb0 = call @input2(%c1, %c20, %c1, %c1) : (index, index, index, index) -> tensor<?x?xf32>
+  %rr0 = call @input2(%c20, %c64, %c1, %c3) : (index, index, index, index) -> tensor<?x?xf32>
+  %rx1 = tensor.cast %rx0 : tensor<?x?xf32> to tensor<6x100xf32>
+  %rx = tensor.expand_shape %rx1 [[0, 1], [2, 3]] output_shape [1, 6, 10, 10] : tensor<6x100xf32> into tensor<1x6x10x10xf32>
+  %rw1 = tensor.cast %rw0 : tensor<?x?xf32> to tensor<20x54xf32>
+  %rw = tensor.expand_shape %rw1 [[0], [1, 2, 3]] output_shape [20, 6, 3, 3] : tensor<20x54xf32> into tensor<20x6x3x3xf32>
+  %rb1 = tensor.collapse_shape %rb0 [[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+  %rb = tensor.cast %rb1 : tensor<?xf32> to tensor<20xf32>
+  %rr1 = tensor.cast %rr0 : tensor<?x?xf32> to tensor<20x64xf32>
+  %rr = tensor.expand_shape %rr1 [[0, 1], [2, 3]] output_shape [1, 20, 8, 8] : tensor<20x64xf32> into tensor<1x20x8x8xf32>
+  %ry = call @conv_residual(%rx, %rw, %rb, %rr) : (tensor<1x6x10x10xf32>, tensor<20x6x3x3xf32>, tensor<20xf32>, tensor<1x20x8x8xf32>) -> tensor<1x20x8x8xf32>
+  %ry2 = tensor.collapse_shape %ry [[0, 1], [2, 3]] : tensor<1x20x8x8xf32> into tensor<20x64xf32>
+  %ryp = tensor.cast %ry2 : tensor<20x64xf32> to tensor<?x?xf32>
+  call @print(%ryp) : (tensor<?x?xf32>) -> ()
+
+  // CHECK: data =
+  // CHECK-NEXT: [-18]
+  %c13 = arith.constant 13 : index
+  %c81 = arith.constant 81 : index
+  %px0 = call @input2(%c13, %c81, %c1, %c2) : (index, index, index, index) -> tensor<?x?xf32>
+  %pw0 = call @input2(%c20, %c13, %c2, %c1) : (index, index, index, index) -> tensor<?x?xf32>
+  %px1 = tensor.cast %px0 : tensor<?x?xf32> to tensor<13x81xf32>
+  %px = tensor.expand_shape %px1 [[0, 1], [2, 3]] output_shape [1, 13, 9, 9] : tensor<13x81xf32> into tensor<1x13x9x9xf32>
+  %pw1 = tensor.cast %pw0 : tensor<?x?xf32> to tensor<20x13xf32>
+  %pw = tensor.expand_shape %pw1 [[0], [1, 2, 3]] output_shape [20, 13, 1, 1] : tensor<20x13xf32> into tensor<20x13x1x1xf32>
+  %py = call @conv_1x1(%px, %pw) : (tensor<1x13x9x9xf32>, tensor<20x13x1x1xf32>) -> tensor<1x20x5x5xf32>
+  %py2 = tensor.collapse_shape %py [[0, 1], [2, 3]] : tensor<1x20x5x5xf32> into tensor<20x25xf32>
+  %pyp = tensor.cast %py2 : tensor<20x25xf32> to tensor<?x?xf32>
+  call @print(%pyp) : (tensor<?x?xf32>) -> ()
   return
 }

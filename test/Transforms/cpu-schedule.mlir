@@ -61,12 +61,15 @@ func.func @matmul_bias_relu(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %bi
 // -----
 
 // A convolution becomes an im2col contraction, tiled into threads with the
-// im2col slice computed per tile, and FMA register tiles.
+// im2col slice computed per tile, and FMA register tiles: 8 filters x 32
+// pixels, the accumulator carried in registers through the K loop.
 // CHECK-LABEL: func.func @conv
 // CHECK: scf.forall
 // CHECK: linalg.generic
 // CHECK: scf.for
-// CHECK: vector.fma
+// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+// CHECK: scf.yield {{.*}} : vector<1x8x32xf32>
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @conv(%x: tensor<1x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<1x32x16x16xf32> {
   %0 = int21.fusion_group {
@@ -77,6 +80,27 @@ func.func @conv(%x: tensor<1x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor
     int21.yield %c : tensor<1x32x16x16xf32>
   } : tensor<1x32x16x16xf32>
   return %0 : tensor<1x32x16x16xf32>
+}
+
+// -----
+
+// A 7x7 feature map (49 pixels, no multiple of 16): one pixel tile, a 16x16
+// register tile with its accumulator in registers, and the last pixel peeled
+// into a 16x1 tile, vectorized too.
+// CHECK-LABEL: func.func @conv_7x7
+// CHECK: scf.for {{.*}} -> (vector<1x16x16xf32>)
+// CHECK-COUNT-16: vector.fma {{.*}} : vector<16xf32>
+// CHECK: vector.fma {{.*}} : vector<1xf32>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_7x7(%x: tensor<1x16x9x9xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<1x32x7x7xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x32x7x7xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32>
+    %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x9x9xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32>
+    int21.yield %c : tensor<1x32x7x7xf32>
+  } : tensor<1x32x7x7xf32>
+  return %0 : tensor<1x32x7x7xf32>
 }
 
 // -----

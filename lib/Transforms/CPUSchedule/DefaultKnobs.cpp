@@ -66,17 +66,47 @@ Knobs mlir::int21::cpu::conv2dKnobs(int64_t f, int64_t oh, int64_t ow,
   int64_t wantN = std::max<int64_t>(1, kMinThreadTiles / tilesM);
   // Pixel tiles are whole output rows: the im2col slice of a tile that starts
   // or ends inside a row is not a box of the input (upstream tiling computes
-  // a wrong one), and whole rows dividing oh keep every tile full.
-  int64_t rows = 1;
-  for (int64_t r = oh; r >= 1; --r)
-    if (oh % r == 0 && (r == 1 || (oh / r >= wantN && r * ow <= 512))) {
-      rows = r;
-      break;
-    }
+  // a wrong one), and whole rows dividing oh keep every tile full. Among
+  // those, prefer a pixel count that is a multiple of 16 lanes: an odd vector
+  // width (28 lanes) makes LLVM shuffle the accumulator rows at every step.
+  // Two tiles per thread of a 2-core machine are enough when that buys full
+  // vectors.
+  auto rowsFor = [&](int64_t minTiles, int64_t lanes) -> int64_t {
+    for (int64_t r = oh; r >= 1; --r)
+      if (oh % r == 0 && oh / r >= minTiles && r * ow <= 512 &&
+          (r * ow) % lanes == 0)
+        return r;
+    return 0;
+  };
+  int64_t rows = rowsFor(wantN, 32);
+  if (!rows)
+    rows = rowsFor(wantN, 16);
+  if (!rows)
+    rows = rowsFor(std::min<int64_t>(wantN, 4), 16);
+  if (!rows) {
+    // No such split: the whole image when it is small (one im2col per filter
+    // tile), else the largest split into enough tiles.
+    rows = 1;
+    for (int64_t r = oh; r >= 1; --r)
+      if (oh % r == 0 && (oh / r >= wantN || pixels <= 256) &&
+          r * ow <= std::max<int64_t>(512, pixels <= 256 ? pixels : 0)) {
+        rows = r;
+        break;
+      }
+  }
   int64_t parN = rows * ow;
-  int64_t regN = pickVectorWidth(parN);
+  // 32 or 16 lanes; the rest of the pixel tile (4 of 196, 1 of 49) is peeled
+  // into a static narrower tile, vectorized too.
+  int64_t regN = parN % 32 == 0 ? 32 : parN >= 16 ? 16 : parN;
+  // 16 accumulator registers either way (8 x 32 or 16 x 16 lanes).
+  int64_t regM = std::min<int64_t>(f, regN == 16 && f % 16 == 0 ? 16 : 8);
   knobs["reg_n"] = regN;
-  knobs["reg_m"] = std::min<int64_t>(f, regN > 32 ? 4 : 8);
+  knobs["reg_m"] = regM;
+  // A pixel tile covering the whole image is the only one: every filter tile
+  // recomputes the same im2col slice (scalar gathers), so use two filter
+  // tiles, enough for two threads, rather than eight.
+  if (parN == pixels && f > 128 && (f / 2) % regM == 0)
+    parM = f / 2;
   knobs["par_m"] = parM;
   knobs["par_n"] = parN;
   knobs["ew_par_c"] = std::max<int64_t>(1, f / kMinThreadTiles);

@@ -12,15 +12,20 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.apply_cse to %scope : !transform.any_op
     // Twice: first the tensor slice of the accumulator, then the vector
-    // transfers on that slice.
+    // transfers on that slice. The scope (a fusion group) is not isolated
+    // from above, so the patterns leave the constants they create (the
+    // transfers' padding, say) inside the loops: move them out first, or the
+    // transfers do not count as loop invariant.
     %loops = transform.structured.match ops{["scf.for"]} in %scope : (!transform.any_op) -> !transform.any_op
     transform.foreach %loops : !transform.any_op {
     ^bb0(%loop: !transform.any_op):
+      transform.apply_licm to %loop : !transform.any_op
       transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
     }
     %loops_1 = transform.structured.match ops{["scf.for"]} in %scope : (!transform.any_op) -> !transform.any_op
     transform.foreach %loops_1 : !transform.any_op {
     ^bb0(%loop: !transform.any_op):
+      transform.apply_licm to %loop : !transform.any_op
       transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
     }
     transform.apply_patterns to %scope {
