@@ -34,5 +34,5 @@ for m in mlp encoder resnet18; do
     echo "   threads=$t: $("$build/bin/int21-run" "$out/$m.int21" "${inputs[@]}" \
       --expect "$data" --atol 1e-5 --threads "$t")"
   done
-  echo "   $("$build/bin/int21-run" "$out/$m.int21" --bench 20 --threads 1)"
+  echo "   threads=1: $("$build/bin/int21-run" "$out/$m.int21" --bench 20 --threads 1)"
 done

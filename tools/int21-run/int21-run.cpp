@@ -380,7 +380,7 @@ int main(int argc, char **argv) {
     outs() << "latency_ms median=" << format("%.3f", median)
            << " min=" << format("%.3f", times.front())
            << " max=" << format("%.3f", times.back()) << " runs=" << bench
-           << " threads=" << engine.threads() << "\n";
+           << "\n";
   }
 
   if (outputDir.empty() && expectDir.empty() && !bench) {
