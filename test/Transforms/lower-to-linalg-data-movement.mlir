@@ -60,8 +60,11 @@ func.func @concat(%a: tensor<2x3xi64>, %b: tensor<2x1xi64>) -> tensor<2x4xi64> {
 // CHECK: [[NEG:%.+]] = arith.cmpi slt, [[CAST]], [[ZERO]]
 // CHECK: [[WRAP:%.+]] = arith.addi [[CAST]], [[SIZE]]
 // CHECK: [[NORM:%.+]] = arith.select [[NEG]], [[WRAP]], [[CAST]]
+// CHECK: [[LAST:%.+]] = arith.constant 3 : index
+// CHECK: [[LOW:%.+]] = arith.minsi [[NORM]], [[LAST]]
+// CHECK: [[SAFE:%.+]] = arith.maxsi [[LOW]], [[ZERO]]
 // CHECK: [[ROW:%.+]] = linalg.index 0
-// CHECK: [[V:%.+]] = tensor.extract [[D]]{{\[}}[[ROW]], [[NORM]]]
+// CHECK: [[V:%.+]] = tensor.extract [[D]]{{\[}}[[ROW]], [[SAFE]]]
 // CHECK: linalg.yield [[V]]
 func.func @gather(%d: tensor<5x4xf32>, %i: tensor<2x3xi32>) -> tensor<5x2x3xf32> {
   %0 = int21.gather %d, %i {axis = 1 : i64} : (tensor<5x4xf32>, tensor<2x3xi32>) -> tensor<5x2x3xf32>

@@ -35,6 +35,8 @@ static const char kUsage[] =
     "\n"
     "Runs an int21 engine on inputs from ONNX TensorProto files (random\n"
     "inputs for those not given: floats in [-1, 1), integers in [0, 10)).\n"
+    "A UINT16 TensorProto is read as the bfloat16 that ONNX test data stores\n"
+    "that way where the engine expects bfloat16.\n"
     "\n"
     "  --input NAME=FILE.pb  an input (repeatable)\n"
     "  --output-dir DIR      write output_K.pb in output order\n"
@@ -107,6 +109,16 @@ static double valueAt(const Tensor &t, int64_t i) {
     return static_cast<double>(load(uint64_t()));
   }
   return 0;
+}
+
+/// ONNX 1.12's test data stores bfloat16 tensors as UINT16 ones (the same
+/// bits): such a tensor is taken as the bfloat16 it stands for.
+static Tensor asBFloat16IfStored(Tensor tensor, DType wanted) {
+  if (wanted != DType::BF16 || tensor.dtype() != DType::U16)
+    return tensor;
+  Tensor bf16(DType::BF16, tensor.shape());
+  std::memcpy(bf16.data(), tensor.data(), tensor.sizeInBytes());
+  return bf16;
 }
 
 static bool isFloat(DType t) {
@@ -278,6 +290,7 @@ int main(int argc, char **argv) {
     Expected<NamedTensor> read = readTensorProto(it->second);
     if (!read)
       return fail(toString(read.takeError()));
+    read->tensor = asBFloat16IfStored(std::move(read->tensor), spec.dtype);
     if (read->tensor.dtype() != spec.dtype ||
         read->tensor.shape() != spec.shape)
       return fail(it->second + ": input '" + spec.name + "' must be " +
@@ -312,7 +325,8 @@ int main(int argc, char **argv) {
       Expected<NamedTensor> expected = readTensorProto(path);
       if (!expected)
         return fail(toString(expected.takeError()));
-      const Tensor &want = expected->tensor;
+      const Tensor want =
+          asBFloat16IfStored(std::move(expected->tensor), tensor.dtype());
       if (want.dtype() != tensor.dtype() || want.shape() != tensor.shape()) {
         outs() << "output " << spec.name << ": expected "
                << dtypeName(want.dtype()) << shapeString(want.shape())

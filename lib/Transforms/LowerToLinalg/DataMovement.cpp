@@ -87,7 +87,8 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
 };
 
 /// result[i..., j..., k...] = data[i..., norm(indices[j...]), k...], where
-/// norm adds the axis size to a negative index.
+/// norm adds the axis size to a negative index and clamps the result into
+/// the axis (out-of-range indices are an error in ONNX, never a stray read).
 struct GatherLowering : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -123,6 +124,11 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
               b, l, arith::CmpIPredicate::slt, index, zero);
           index = arith::SelectOp::create(
               b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          // An index outside [-size, size) is an error in ONNX; clamped, it
+          // can never read outside the data, whatever the input.
+          Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
+          index = arith::MaxSIOp::create(
+              b, l, arith::MinSIOp::create(b, l, index, last), zero);
           SmallVector<Value> at;
           for (int64_t d = 0; d < axis; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d));
