@@ -85,6 +85,24 @@ std::optional<std::vector<char>> mlir::int21::getConstantBytes(ElementsAttr valu
   return out;
 }
 
+LogicalResult mlir::int21::decomposeAggregateOps(Operation *scope) {
+  SmallVector<linalg::AggregatedOpInterface> ops;
+  scope->walk([&](linalg::AggregatedOpInterface op) { ops.push_back(op); });
+  IRRewriter rewriter(scope->getContext());
+  bool failedAny = false;
+  for (linalg::AggregatedOpInterface op : ops) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+    if (failed(values) || values->size() != op->getNumResults()) {
+      op->emitError("cannot decompose this op");
+      failedAny = true;
+      continue;
+    }
+    rewriter.replaceOp(op, *values);
+  }
+  return failure(failedAny);
+}
+
 namespace {
 /// A new `dense_resource` of `type` holding `bytes`, named after `hint`.
 ElementsAttr makeResource(ShapedType type, StringRef hint,
@@ -141,7 +159,7 @@ ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
       return dense.reshape(resultType);
     return {};
   }
-  if (auto copy = dyn_cast<linalg::CopyOp>(op))
+  if (isa<linalg::CopyOp>(op))
     return value;
   auto transpose = dyn_cast<linalg::TransposeOp>(op);
   if (!transpose)
@@ -245,19 +263,8 @@ struct OutlineWeightsPass
 struct DecomposeAggregatesPass
     : int21::impl::Int21DecomposeAggregatesBase<DecomposeAggregatesPass> {
   void runOnOperation() override {
-    SmallVector<linalg::AggregatedOpInterface> ops;
-    getOperation().walk(
-        [&](linalg::AggregatedOpInterface op) { ops.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    for (linalg::AggregatedOpInterface op : ops) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
-      if (failed(values) || values->size() != op->getNumResults()) {
-        op->emitError("cannot decompose this op");
-        return signalPassFailure();
-      }
-      rewriter.replaceOp(op, *values);
-    }
+    if (failed(decomposeAggregateOps(getOperation())))
+      signalPassFailure();
   }
 };
 

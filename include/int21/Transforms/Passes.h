@@ -38,6 +38,11 @@ std::optional<std::vector<char>> getConstantBytes(ElementsAttr value);
 /// the engine entry point `int21_entry`.
 void buildInt21CPUCodegenPipeline(OpPassManager &pm, bool schedule = true);
 
+/// Decomposes every op in `scope` implementing linalg's
+/// AggregatedOpInterface (linalg.softmax) into the ops it is made of; an op
+/// that cannot be decomposed is reported and left, and the result is failure.
+LogicalResult decomposeAggregateOps(Operation *scope);
+
 /// Registers the pipelines above with the pass registry (as
 /// `int21-to-linalg`) so that int21-opt can run them.
 void registerInt21Pipelines();

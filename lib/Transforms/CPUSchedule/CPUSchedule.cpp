@@ -361,21 +361,11 @@ struct CPUSchedulePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
-    IRRewriter rewriter(ctx);
 
     // linalg.softmax has no loop lowering: decompose it into generics, which
     // the fallback template tiles and fuses like any other group.
-    SmallVector<linalg::SoftmaxOp> softmaxes;
-    module.walk([&](linalg::SoftmaxOp op) { softmaxes.push_back(op); });
-    for (linalg::SoftmaxOp op : softmaxes) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<SmallVector<Value>> values =
-          cast<linalg::AggregatedOpInterface>(op.getOperation())
-              .decomposeOperation(rewriter);
-      if (succeeded(values))
-        rewriter.replaceOp(op, *values);
-    }
+    if (failed(decomposeAggregateOps(module)))
+      return signalPassFailure();
 
     // Linalg ops outside groups are scheduled as groups of one.
     SmallVector<linalg::LinalgOp> loose;
