@@ -212,32 +212,59 @@ def run_test(test, args, scratch):
             pass
 
 
+CONSTANT_INPUT = re.compile(r"input '[^']*' \((.+?)\) must be a constant")
+
+
+def compile_model(args, model, engine, deadline, frozen=()):
+    """Compiles model; returns (None, None) or (error message, rc)."""
+    cmd = [args.compile, model, "--target=cpu", "-o", engine]
+    for name, path in frozen:
+        cmd += ["--freeze-input", f"{name}={path}"]
+    rc, out = run_tool(cmd, deadline)
+    if rc == 0:
+        return None, 0
+    if rc < 0:
+        return None, rc
+    return strip_path(tool_error(out, "int21-compile"), model), rc
+
+
 def _run_test(test, args, engine, deadline, result):
     model = os.path.join(test.dir, "model.onnx")
     if not os.path.isfile(model):
         return result("fail", "no model.onnx", "bad test data")
-    rc, out = run_tool([args.compile, model, "--target=cpu", "-o", engine], deadline)
-    if rc < 0:
-        return result("fail", f"compile: crashed ({signal_name(rc)})",
-                      f"compile crash ({signal_name(rc)})")
-    if rc != 0:
-        message = strip_path(tool_error(out, "int21-compile"), model)
-        status, group = classify_compile_error(message)
-        return result(status, message if status == "unsupported" else "compile: " + message,
-                      group)
-    if not os.path.isfile(engine):
-        return result("fail", "compile: exited 0 without writing the engine",
-                      "compile: no engine")
-
-    # After compiling, so that int21-compile meets odd models too.
     try:
         inputs, num_outputs = model_signature(model)
     except ValueError as e:
-        return result("fail", str(e), "bad test data")
+        inputs, num_outputs = None, None
+        signature_error = str(e)
     sets = data_sets(test.dir)
+
+    def compile_error(message, rc):
+        if rc < 0:
+            return result("fail", f"compile: crashed ({signal_name(rc)})",
+                          f"compile crash ({signal_name(rc)})")
+        status, group = classify_compile_error(message)
+        return result(status, message if status == "unsupported" else "compile: " + message,
+                      group)
+
+    message, rc = compile_model(args, model, engine, deadline)
+    # int21 compiles for static shapes. A test whose shapes, axes or bounds
+    # come from graph inputs is compiled once per data set with those inputs
+    # frozen to the data set's values (int21-compile --freeze-input), and
+    # counts as passing "specialised".
+    specialise = (rc > 0 and inputs is not None and sets and
+                  (m := CONSTANT_INPUT.search(message)) and m.group(1) in inputs)
+    if rc != 0 and not specialise:
+        return compile_error(message, rc)
+    if not specialise and not os.path.isfile(engine):
+        return result("fail", "compile: exited 0 without writing the engine",
+                      "compile: no engine")
+    if inputs is None:
+        return result("fail", signature_error, "bad test data")
     if not sets:
         return result("fail", "no test_data_set_K", "bad test data")
     rtol, atol = tolerances(test.dir)
+    frozen_names = []
     for data_dir in sets:
         name = os.path.basename(data_dir)
         files = numbered_files(data_dir, "input")
@@ -248,22 +275,40 @@ def _run_test(test, args, engine, deadline, result):
         missing = [k for k in range(num_outputs) if k not in outputs]
         if missing:
             return result("fail", f"{name}: no output_{missing[0]}.pb", "bad test data")
+        frozen = {}
+        if specialise:
+            names = frozen_names or [CONSTANT_INPUT.search(message).group(1)]
+            frozen = {n: files[inputs.index(n)] for n in names}
+            while True:
+                message, rc = compile_model(args, model, engine, deadline,
+                                            sorted(frozen.items()))
+                if rc == 0:
+                    break
+                m = CONSTANT_INPUT.search(message or "")
+                if rc < 0 or not m or m.group(1) not in inputs or m.group(1) in frozen:
+                    return compile_error(message, rc)
+                frozen[m.group(1)] = files[inputs.index(m.group(1))]
+            frozen_names = sorted(frozen)
         cmd = [args.run, engine]
         for j, input_name in enumerate(inputs):
-            cmd += ["--input", f"{input_name}={files[j]}"]
+            if input_name not in frozen:
+                cmd += ["--input", f"{input_name}={files[j]}"]
         cmd += ["--expect", data_dir, "--rtol", repr(rtol), "--atol", repr(atol),
                 "--threads", str(args.threads)]
-        rc, out = run_tool(cmd, deadline)
-        if rc < 0:
-            return result("fail", f"{name}: run crashed ({signal_name(rc)})",
-                          f"run crash ({signal_name(rc)})")
-        if rc != 0:
+        rc_run, out = run_tool(cmd, deadline)
+        if rc_run < 0:
+            return result("fail", f"{name}: run crashed ({signal_name(rc_run)})",
+                          f"run crash ({signal_name(rc_run)})")
+        if rc_run != 0:
             beyond = [l.strip() for l in out.splitlines()
                       if l.startswith("output ") and " beyond " in l]
             if beyond:
                 return result("fail", f"{name}: {beyond[0]}", "mismatch")
             message = tool_error(out, "int21-run").replace(data_dir + "/", "")
             return result("fail", f"{name}: run: {message}", "run: " + normalise(message))
+    if specialise:
+        return result("pass", "specialised: frozen input(s) " + ", ".join(frozen_names),
+                      "specialised")
     return result("pass")
 
 
@@ -315,7 +360,9 @@ def write_results(path, results):
 
 def counts_line(label, results):
     c = collections.Counter(r.status for r in results)
-    return (f"{label}: {c['pass']} passed, {c['fail']} failed, "
+    specialised = sum(1 for r in results if r.status == "pass" and r.group == "specialised")
+    note = f" ({specialised} specialised on frozen inputs)" if specialised else ""
+    return (f"{label}: {c['pass']} passed{note}, {c['fail']} failed, "
             f"{c['unsupported']} unsupported, {len(results)} total")
 
 

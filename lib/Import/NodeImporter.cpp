@@ -70,7 +70,8 @@ FailureOr<DenseElementsAttr> NodeImporter::constantInput(unsigned i,
       return dense;
   return emitError() << "input '" << what << "' (" << node.input(i)
                      << ") must be a constant: int21 needs static shapes and "
-                        "parameters",
+                        "parameters (an input of the model can be frozen with "
+                        "--freeze-input NAME=FILE.pb)",
          failure();
 }
 

@@ -159,6 +159,7 @@ private:
   InFlightDiagnostic error() { return emitError(modelLoc); }
   LogicalResult checkOpset();
   LogicalResult sortAndCheckGraph();
+  LogicalResult applyFrozenInputs();
   LogicalResult applyInputShapes();
   LogicalResult runOnnxChecks();
   LogicalResult checkSupportedOps();
@@ -283,6 +284,67 @@ LogicalResult ModelImporter::sortAndCheckGraph() {
     for (int i : order)
       *nodes.Add() = graph.node(i);
     graph.mutable_node()->Swap(&nodes);
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::applyFrozenInputs() {
+  if (options.frozenInputs.empty())
+    return success();
+  onnx::GraphProto &graph = *model.mutable_graph();
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  auto inputNames = [&] {
+    std::string names;
+    for (const onnx::ValueInfoProto &input : graph.input())
+      if (!initializers.contains(input.name()))
+        names += (names.empty() ? "'" : ", '") + input.name() + "'";
+    return names;
+  };
+  for (const auto &entry : options.frozenInputs) {
+    StringRef name = entry.getKey();
+    auto it = llvm::find_if(graph.input(), [&](const onnx::ValueInfoProto &v) {
+      return v.name() == name && !initializers.contains(v.name());
+    });
+    if (it == graph.input().end())
+      return error() << "--freeze-input names '" << name
+                     << "', which is not an input of the model (inputs: "
+                     << inputNames() << ")";
+    onnx::TensorProto tensor;
+    if (entry.getValue().size() > static_cast<size_t>(INT_MAX) ||
+        !tensor.ParseFromArray(entry.getValue().data(),
+                               static_cast<int>(entry.getValue().size())))
+      return error() << "--freeze-input " << name
+                     << ": the value is not an ONNX TensorProto";
+    const onnx::ValueInfoProto &input = *it;
+    if (!input.type().has_tensor_type())
+      return error() << "--freeze-input " << name
+                     << ": the input is not a tensor";
+    const onnx::TypeProto::Tensor &declared = input.type().tensor_type();
+    if (declared.elem_type() != tensor.data_type())
+      return error() << "--freeze-input " << name << ": the value is "
+                     << onnxTypeName(tensor.data_type()) << ", the input "
+                     << onnxTypeName(declared.elem_type());
+    if (declared.has_shape()) {
+      const onnx::TensorShapeProto &shape = declared.shape();
+      bool matches = shape.dim_size() == tensor.dims_size();
+      for (int i = 0; matches && i < shape.dim_size(); ++i)
+        matches = !shape.dim(i).has_dim_value() ||
+                  shape.dim(i).dim_value() == tensor.dims(i);
+      if (!matches) {
+        std::string dims;
+        for (int i = 0; i < tensor.dims_size(); ++i)
+          dims += (i ? "x" : "") + std::to_string(tensor.dims(i));
+        return error() << "--freeze-input " << name << ": the value's shape ["
+                       << dims << "] does not fit the input's declared shape";
+      }
+    }
+    // The value becomes an initializer named like the input; the input goes.
+    tensor.set_name(name.str());
+    *graph.add_initializer() = std::move(tensor);
+    graph.mutable_input()->erase(it);
+    initializers.insert(name);
   }
   return success();
 }
@@ -561,7 +623,8 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
     // Unsupported ops are listed before libonnx's checker runs, so that one
     // message names all of them, whether ONNX knows them or not.
     if (failed(checkOpset()) || failed(sortAndCheckGraph()) ||
-        failed(checkSupportedOps()) || failed(applyInputShapes()))
+        failed(checkSupportedOps()) || failed(applyFrozenInputs()) ||
+        failed(applyInputShapes()))
       return failure();
   }
   {

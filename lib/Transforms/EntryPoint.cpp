@@ -26,6 +26,7 @@ namespace mlir::int21 {
 #define GEN_PASS_DEF_INT21EXPANDSTRIDEDCOPIES
 #define GEN_PASS_DEF_INT21SIGNLESSSIGNATURE
 #define GEN_PASS_DEF_INT21PLANWORKSPACE
+#define GEN_PASS_DEF_INT21DETACHEMPTYARGUMENTS
 #define GEN_PASS_DEF_INT21CPUENTRYPOINT
 #include "int21/Transforms/Passes.h.inc"
 } // namespace mlir::int21
@@ -500,6 +501,45 @@ struct PlanWorkspacePass
       }
     }
     return end;
+  }
+};
+
+struct DetachEmptyArgumentsPass
+    : int21::impl::Int21DetachEmptyArgumentsBase<DetachEmptyArgumentsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    MLIRContext *ctx = &getContext();
+    auto placeholder = MemRefType::get(
+        {0}, IntegerType::get(ctx, 8),
+        StridedLayoutAttr::get(ctx, /*offset=*/0, /*strides=*/{1}));
+    Block &entry = func.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    SmallVector<Type> argTypes(func.getArgumentTypes());
+    bool changed = false;
+    for (BlockArgument arg : entry.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || !type.hasStaticShape() || type.getNumElements() != 0 ||
+          type == placeholder)
+        continue;
+      if (!arg.use_empty()) {
+        if (!type.getLayout().isIdentity()) {
+          func.emitError("argument #")
+              << arg.getArgNumber() << " has no elements and a layout ("
+              << type << "); expected the identity layout";
+          return signalPassFailure();
+        }
+        auto local = memref::AllocaOp::create(b, func.getLoc(), type);
+        arg.replaceAllUsesWith(local.getResult());
+      }
+      arg.setType(placeholder);
+      argTypes[arg.getArgNumber()] = placeholder;
+      changed = true;
+    }
+    if (changed)
+      func.setType(
+          FunctionType::get(ctx, argTypes, func.getFunctionType().getResults()));
   }
 };
 

@@ -59,6 +59,7 @@ void mlir::int21::buildInt21CPUCodegenPipeline(OpPassManager &pm,
   // Loops: scf.forall runs on OpenMP threads, the rest sequentially.
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(createInt21DetachEmptyArguments());
     func.addPass(createInt21ExpandStridedCopies());
     func.addPass(createForallToParallelLoopPass());
     func.addPass(createConvertLinalgToLoopsPass());

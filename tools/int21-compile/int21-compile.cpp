@@ -97,6 +97,12 @@ int main(int argc, char **argv) {
       cl::desc("Static shape of a model input, e.g. input=1x3x224x224 "
                "(repeatable)"),
       cl::value_desc("NAME=DIMS"), cl::cat(category));
+  cl::list<std::string> frozenInputs(
+      "freeze-input",
+      cl::desc("Freeze a model input to the tensor in FILE (an ONNX "
+               "TensorProto, .pb): it becomes a constant of the model, so "
+               "the shapes and axes it gives are static (repeatable)"),
+      cl::value_desc("NAME=FILE"), cl::cat(category));
   cl::opt<bool> splitInputFile(
       "split-input-file",
       cl::desc("Split an .onnxtext input at '# -----' lines and import each "
@@ -178,6 +184,22 @@ int main(int argc, char **argv) {
       return 1;
     }
     options.inputShapes[parsed->first] = parsed->second;
+  }
+  for (const std::string &spec : frozenInputs) {
+    auto [name, file] = StringRef(spec).split('=');
+    if (name.empty() || file.empty()) {
+      llvm::errs() << "int21-compile: error: --freeze-input: expected "
+                   << "NAME=FILE, got '" << spec << "'\n";
+      return 1;
+    }
+    auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      llvm::errs() << "int21-compile: error: --freeze-input: cannot read '"
+                   << file << "': " << buffer.getError().message() << "\n";
+      return 1;
+    }
+    options.frozenInputs[name] = (*buffer)->getBuffer().str();
   }
 
   auto input = llvm::MemoryBuffer::getFileOrSTDIN(

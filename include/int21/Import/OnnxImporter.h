@@ -18,6 +18,11 @@ struct OnnxImportOptions {
   /// Static shapes for graph inputs, by input name; they replace the shape the
   /// model declares (symbolic or not).
   llvm::StringMap<SmallVector<int64_t>> inputShapes;
+  /// Graph inputs frozen to a value, by input name: each holds a serialized
+  /// ONNX TensorProto. A frozen input becomes an initializer (a constant of
+  /// the model, no longer an input of the engine), so the shapes, axes and
+  /// bounds it determines are known at compile time.
+  llvm::StringMap<std::string> frozenInputs;
   /// The name of the function the graph becomes.
   std::string funcName = "main";
   /// Whether weight blobs carry their data. Without it, large tensors are

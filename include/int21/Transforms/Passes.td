@@ -116,6 +116,20 @@ def Int21PlanWorkspace : Pass<"int21-plan-workspace", "func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def Int21DetachEmptyArguments
+    : Pass<"int21-detach-empty-arguments", "func::FuncOp"> {
+  let summary = "Give arguments without elements a type with no data to pass";
+  let description = [{
+    A function argument whose memref has no elements (a dimension of 0)
+    holds no data, but its identity layout has no strides either, so the
+    bare-pointer calling convention cannot pass it. Its uses read or write
+    nothing: they move to a local `memref.alloca` of the same type, and the
+    argument becomes `memref<0xi8, strided<[1]>>`, one pointer that nothing
+    dereferences. Runs on bufferized functions before `convert-func-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
   let summary = "Add the engine entry point `int21_entry(void **args)`";
   let description = [{

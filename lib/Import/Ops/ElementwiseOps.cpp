@@ -7,6 +7,8 @@
 
 #include "../NodeImporter.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include <cfloat>
 
 using namespace mlir;
@@ -130,18 +132,45 @@ LogicalResult importClip(NodeImporter &n) {
     if (hi != FLT_MAX)
       maxAttr = n.b.getF64FloatAttr(hi);
   } else {
-    if (n.hasInput(1)) {
-      FailureOr<double> lo = n.constantScalar(1, "min");
-      if (failed(lo))
+    // Constant bounds become attributes; bounds computed at run time clamp
+    // with max/min (ONNX: min(max(x, lo), hi), so hi wins when lo > hi).
+    Value result = n.input(0);
+    for (unsigned i : {1u, 2u}) {
+      if (!n.hasInput(i))
+        continue;
+      StringRef what = i == 1 ? "min" : "max";
+      if (matchPattern(n.input(i), m_Constant())) {
+        FailureOr<double> bound = n.constantScalar(i, what);
+        if (failed(bound))
+          return failure();
+        (i == 1 ? minAttr : maxAttr) = n.b.getF64FloatAttr(*bound);
+        continue;
+      }
+      if (n.inputType(i).getRank() != 0 &&
+          n.inputType(i).getNumElements() != 1)
+        return n.emitError() << "input '" << what << "' must be a scalar",
+               failure();
+      if (minAttr || maxAttr) {
+        FailureOr<Value> clipped = n.create<ClipOp>(result, minAttr, maxAttr);
+        if (failed(clipped))
+          return failure();
+        result = *clipped;
+        minAttr = maxAttr = {};
+      }
+      FailureOr<Value> bound = n.reshape(n.input(i), {});
+      if (failed(bound))
         return failure();
-      minAttr = n.b.getF64FloatAttr(*lo);
-    }
-    if (n.hasInput(2)) {
-      FailureOr<double> hi = n.constantScalar(2, "max");
-      if (failed(hi))
+      FailureOr<Value> bounded = i == 1 ? n.create<MaxOp>(result, *bound)
+                                        : n.create<MinOp>(result, *bound);
+      if (failed(bounded))
         return failure();
-      maxAttr = n.b.getF64FloatAttr(*hi);
+      result = *bounded;
     }
+    if (!minAttr && !maxAttr && result != n.input(0)) {
+      n.setOutput(0, result);
+      return success();
+    }
+    return n.setResult(n.create<ClipOp>(result, minAttr, maxAttr));
   }
   return n.setResult(n.create<ClipOp>(n.input(0), minAttr, maxAttr));
 }
