@@ -214,6 +214,68 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 }
 
 /// Converts one constant element from `from` to `to` with ONNX Cast rules.
+/// Folds a unary arithmetic op over a small constant (shape arithmetic:
+/// negated axes, absolute steps).
+template <typename IntFn, typename FloatFn>
+static Attribute foldUnaryArith(ShapedType resultType, Attribute input,
+                                IntFn &&intFn, FloatFn &&floatFn) {
+  DenseElementsAttr x = smallDense(input);
+  if (!x)
+    return {};
+  Type elementType = resultType.getElementType();
+  if (isa<FloatType>(elementType))
+    return foldElementwise<APFloat>(
+        resultType, {x}, [&](ArrayRef<APFloat> a) -> std::optional<APFloat> {
+          return floatFn(a[0]);
+        });
+  if (isa<IntegerType>(elementType) && !elementType.isInteger(1)) {
+    bool isUnsigned = elementType.isUnsignedInteger();
+    return foldElementwise<APInt>(
+        resultType, {x}, [&](ArrayRef<APInt> a) -> std::optional<APInt> {
+          return intFn(a[0], isUnsigned);
+        });
+  }
+  return {};
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  return foldUnaryArith(
+      cast<ShapedType>(getType()), adaptor.getInput(),
+      [](const APInt &a, bool) -> std::optional<APInt> { return -a; },
+      [](const APFloat &a) -> std::optional<APFloat> { return -a; });
+}
+
+OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  return foldUnaryArith(
+      cast<ShapedType>(getType()), adaptor.getInput(),
+      [](const APInt &a, bool isUnsigned) -> std::optional<APInt> {
+        return isUnsigned ? a : a.abs();
+      },
+      [](const APFloat &a) -> std::optional<APFloat> { return abs(a); });
+}
+
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  return foldBinaryArith(
+      cast<ShapedType>(getType()), adaptor.getLhs(), adaptor.getRhs(),
+      [](const APInt &a, const APInt &b, bool isUnsigned) -> std::optional<APInt> {
+        return (isUnsigned ? a.ult(b) : a.slt(b)) ? b : a;
+      },
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return maximum(a, b); // NaN propagates, as in ONNX Max.
+      });
+}
+
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  return foldBinaryArith(
+      cast<ShapedType>(getType()), adaptor.getLhs(), adaptor.getRhs(),
+      [](const APInt &a, const APInt &b, bool isUnsigned) -> std::optional<APInt> {
+        return (isUnsigned ? b.ult(a) : b.slt(a)) ? b : a;
+      },
+      [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+        return minimum(a, b);
+      });
+}
+
 static std::optional<Attribute> castElement(Attribute value, Type from,
                                             Type to) {
   if (auto f = dyn_cast<FloatAttr>(value)) {

@@ -49,8 +49,10 @@ class Int21_UnaryOp<string mnemonic, Type tensorType, string doc,
   let assemblyFormat = "$input attr-dict `:` type($output)";
 }
 
+let hasFolder = 1 in {
 def Int21_AbsOp : Int21_UnaryOp<"abs", Int21_NumericTensor, "the absolute value">;
 def Int21_NegOp : Int21_UnaryOp<"neg", Int21_NumericTensor, "the negation">;
+}
 def Int21_SignOp : Int21_UnaryOp<"sign", Int21_NumericTensor, "the sign (-1, 0 or 1)">;
 def Int21_ReluOp : Int21_UnaryOp<"relu", Int21_NumericTensor, "max(x, 0)">;
 def Int21_ExpOp : Int21_UnaryOp<"exp", Int21_FloatTensor, "e^x">;
@@ -170,8 +172,10 @@ def Int21_DivOp : Int21_BinaryOp<"div", Int21_NumericTensor,
                                  "division (integer division truncates toward zero)">;
 }
 def Int21_PowOp : Int21_BinaryOp<"pow", Int21_NumericTensor, "lhs raised to the power rhs">;
+let hasFolder = 1 in {
 def Int21_MaxOp : Int21_BinaryOp<"max", Int21_NumericTensor, "maximum", [Commutative]>;
 def Int21_MinOp : Int21_BinaryOp<"min", Int21_NumericTensor, "minimum", [Commutative]>;
+}
 def Int21_ModOp : Int21_BinaryOp<"mod", Int21_NumericTensor,
     "remainder (sign of the divisor for integers, as C fmod for floats)">;
 let hasFolder = 1 in {
