@@ -177,6 +177,31 @@ def tolerances(test_dir):
     return rtol, atol
 
 
+def input_sources(model_path, value, inputs):
+    """The graph inputs among `inputs` that `value` is computed from (itself
+    when it is one), in graph order."""
+    if value in inputs:
+        return [value]
+    import onnx
+
+    try:
+        graph = onnx.load(model_path, load_external_data=False).graph
+    except Exception:
+        return []
+    producer = {out: node for node in graph.node for out in node.output}
+    found, seen, stack = set(), set(), [value]
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if v in inputs:
+            found.add(v)
+        elif v in producer:
+            stack.extend(i for i in producer[v].input if i)
+    return [i for i in inputs if i in found]
+
+
 def model_signature(model_path):
     """(input names, output count) of the model, or raises ValueError."""
     import onnx
@@ -252,8 +277,10 @@ def _run_test(test, args, engine, deadline, result):
     # come from graph inputs is compiled once per data set with those inputs
     # frozen to the data set's values (int21-compile --freeze-input), and
     # counts as passing "specialised".
+    # A value computed from graph inputs freezes those inputs.
+    sources = lambda value: input_sources(model, value, inputs)
     specialise = (rc > 0 and inputs is not None and sets and
-                  (m := CONSTANT_INPUT.search(message)) and m.group(1) in inputs)
+                  (m := CONSTANT_INPUT.search(message)) and sources(m.group(1)))
     if rc != 0 and not specialise:
         return compile_error(message, rc)
     if not specialise and not os.path.isfile(engine):
@@ -277,7 +304,7 @@ def _run_test(test, args, engine, deadline, result):
             return result("fail", f"{name}: no output_{missing[0]}.pb", "bad test data")
         frozen = {}
         if specialise:
-            names = frozen_names or [CONSTANT_INPUT.search(message).group(1)]
+            names = frozen_names or sources(CONSTANT_INPUT.search(message).group(1))
             frozen = {n: files[inputs.index(n)] for n in names}
             while True:
                 message, rc = compile_model(args, model, engine, deadline,
@@ -285,9 +312,10 @@ def _run_test(test, args, engine, deadline, result):
                 if rc == 0:
                     break
                 m = CONSTANT_INPUT.search(message or "")
-                if rc < 0 or not m or m.group(1) not in inputs or m.group(1) in frozen:
+                more = [v for v in sources(m.group(1)) if v not in frozen] if m and rc > 0 else []
+                if not more:
                     return compile_error(message, rc)
-                frozen[m.group(1)] = files[inputs.index(m.group(1))]
+                frozen.update((v, files[inputs.index(v)]) for v in more)
             frozen_names = sorted(frozen)
         cmd = [args.run, engine]
         for j, input_name in enumerate(inputs):
