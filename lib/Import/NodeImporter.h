@@ -128,6 +128,7 @@ void registerTensorOps(OpImportTable &table);
 void registerReductionOps(OpImportTable &table);
 void registerLossOps(OpImportTable &table);
 void registerCompositeOps(OpImportTable &table);
+void registerRecurrentOps(OpImportTable &table);
 
 /// The table of every supported ONNX operator (built once, then read-only).
 const OpImportTable &getOpImportTable();

@@ -92,6 +92,7 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerReductionOps(t);
     registerLossOps(t);
     registerCompositeOps(t);
+    registerRecurrentOps(t);
     return t;
   }();
   return table;

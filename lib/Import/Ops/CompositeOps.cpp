@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../NodeImporter.h"
+#include "Composer.h"
 
 #include <cmath>
 
@@ -17,49 +17,6 @@ using namespace mlir::int21;
 using namespace mlir::int21::onnx_import;
 
 namespace {
-
-/// A small builder over NodeImporter that stops at the first failure: every
-/// step after a failed one is skipped, and `result()` reports it.
-class Composer {
-public:
-  explicit Composer(NodeImporter &n) : n(n) {}
-
-  template <typename OpTy, typename... Args> Value op(Args &&...args) {
-    if (failed_)
-      return {};
-    FailureOr<Value> v = n.create<OpTy>(std::forward<Args>(args)...);
-    if (mlir::failed(v)) {
-      failed_ = true;
-      return {};
-    }
-    return *v;
-  }
-  Value reshape(Value v, ArrayRef<int64_t> shape) {
-    if (failed_)
-      return {};
-    FailureOr<Value> r = n.reshape(v, shape);
-    if (mlir::failed(r)) {
-      failed_ = true;
-      return {};
-    }
-    return *r;
-  }
-  Value reduceMean(Value v, ArrayRef<int64_t> axes) {
-    return op<ReduceMeanOp>(v, n.b.getDenseI64ArrayAttr(axes),
-                            n.b.getBoolAttr(true));
-  }
-  bool hasFailed() const { return failed_; }
-  LogicalResult setResult(Value v) {
-    if (failed_)
-      return failure();
-    n.setOutput(0, v);
-    return success();
-  }
-
-private:
-  NodeImporter &n;
-  bool failed_ = false;
-};
 
 /// InstanceNormalization: per (n, c), normalise over the spatial axes, then
 /// scale and shift per channel.
@@ -145,14 +102,9 @@ LogicalResult importLRN(NodeImporter &n) {
   Value padded = c.op<PadOp>(squares, n.b.getDenseI64ArrayAttr(pads),
                              PadModeAttr::get(n.ctx, PadMode::Constant),
                              n.b.getF64FloatAttr(0.0));
-  SmallVector<int64_t> sizes(type.getShape()), steps(rank, 1);
   Value sum;
   for (int64_t k = 0; k < size && !c.hasFailed(); ++k) {
-    SmallVector<int64_t> starts(rank, 0);
-    starts[1] = k;
-    Value window = c.op<SliceOp>(padded, n.b.getDenseI64ArrayAttr(starts),
-                                 n.b.getDenseI64ArrayAttr(sizes),
-                                 n.b.getDenseI64ArrayAttr(steps));
+    Value window = c.slice(padded, 1, k, type.getDimSize(1));
     sum = sum ? c.op<AddOp>(sum, window) : window;
   }
   Value scaled = c.op<MulOp>(sum, n.splat(elementType, alpha / size));

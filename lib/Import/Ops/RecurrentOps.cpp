@@ -1,0 +1,396 @@
+//===- RecurrentOps.cpp - import of ONNX RNN, GRU and LSTM ---------------===//
+//
+// Shapes are static, so the sequence length is known: the recurrence is
+// unrolled at import into int21 ops. The input projection of all time steps
+// is one matmul per direction; each step adds the recurrent matmul and
+// applies the gates. With `sequence_lens`, a step beyond a batch entry's
+// length keeps its state and writes zeros to Y, which also makes the reverse
+// direction start at each entry's own last step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Composer.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::onnx_import;
+
+namespace {
+
+enum class Cell { RNN, GRU, LSTM };
+
+/// One activation function of the `activations` attribute with its
+/// parameters.
+struct Activation {
+  std::string name;
+  float alpha = 0, beta = 0;
+};
+
+struct RecurrentImporter {
+  NodeImporter &n;
+  Composer c;
+  Cell cell;
+  int64_t gates;
+  int64_t hidden = 0, seqLength = 0, batch = 0;
+  Type elementType;
+  std::optional<float> clip;
+  bool linearBeforeReset = false;
+  SmallVector<Activation> activations;
+
+  RecurrentImporter(NodeImporter &n, Cell cell)
+      : n(n), c(n), cell(cell),
+        gates(cell == Cell::RNN ? 1 : cell == Cell::GRU ? 3 : 4) {}
+
+  Value splat(double v) { return n.splat(elementType, v); }
+
+  /// Parses `activations` with their alphas and betas (each list consumed
+  /// in order by the functions that take a parameter), `perDirection`
+  /// functions for each of `directions`.
+  LogicalResult parseActivations(int64_t directions) {
+    SmallVector<std::string> defaults;
+    switch (cell) {
+    case Cell::RNN:
+      defaults = {"Tanh"};
+      break;
+    case Cell::GRU:
+      defaults = {"Sigmoid", "Tanh"};
+      break;
+    case Cell::LSTM:
+      defaults = {"Sigmoid", "Tanh", "Tanh"};
+      break;
+    }
+    SmallVector<std::string> names;
+    const onnx::AttributeProto *attr = nullptr;
+    for (const onnx::AttributeProto &a : n.node.attribute())
+      if (a.name() == "activations")
+        attr = &a;
+    if (attr) {
+      for (const std::string &s : attr->strings())
+        names.push_back(s);
+    } else {
+      for (int64_t d = 0; d < directions; ++d)
+        llvm::append_range(names, defaults);
+    }
+    if (names.size() != defaults.size() * directions)
+      return n.emitError() << "activations must name "
+                           << defaults.size() * directions << " functions ("
+                           << defaults.size() << " per direction), got "
+                           << names.size(),
+             failure();
+    std::vector<float> alphas, betas;
+    for (const onnx::AttributeProto &a : n.node.attribute()) {
+      if (a.name() == "activation_alpha")
+        alphas.assign(a.floats().begin(), a.floats().end());
+      if (a.name() == "activation_beta")
+        betas.assign(a.floats().begin(), a.floats().end());
+    }
+    size_t nextAlpha = 0, nextBeta = 0;
+    for (const std::string &name : names) {
+      Activation act{name};
+      auto take = [](std::vector<float> &list, size_t &next, float dflt) {
+        return next < list.size() ? list[next++] : dflt;
+      };
+      StringRef lower = name;
+      if (lower.equals_insensitive("LeakyRelu")) {
+        act.alpha = take(alphas, nextAlpha, 0.01f);
+      } else if (lower.equals_insensitive("ThresholdedRelu") ||
+                 lower.equals_insensitive("Elu")) {
+        act.alpha = take(alphas, nextAlpha, 1.0f);
+      } else if (lower.equals_insensitive("HardSigmoid")) {
+        act.alpha = take(alphas, nextAlpha, 0.2f);
+        act.beta = take(betas, nextBeta, 0.5f);
+      } else if (lower.equals_insensitive("Affine") ||
+                 lower.equals_insensitive("ScaledTanh")) {
+        act.alpha = take(alphas, nextAlpha, 1.0f);
+        act.beta = take(betas, nextBeta, 1.0f);
+      } else if (!lower.equals_insensitive("Tanh") &&
+                 !lower.equals_insensitive("Sigmoid") &&
+                 !lower.equals_insensitive("Relu") &&
+                 !lower.equals_insensitive("Softsign") &&
+                 !lower.equals_insensitive("Softplus")) {
+        return n.emitError() << "activation '" << name
+                             << "' is not supported",
+               failure();
+      }
+      activations.push_back(act);
+    }
+    return success();
+  }
+
+  /// f(x), after clipping x to [-clip, clip] when `clip` is set.
+  Value apply(const Activation &act, Value x) {
+    if (clip)
+      x = c.op<ClipOp>(x, n.b.getF64FloatAttr(-*clip),
+                       n.b.getF64FloatAttr(*clip));
+    StringRef name = act.name;
+    if (name.equals_insensitive("Tanh"))
+      return c.op<TanhOp>(x);
+    if (name.equals_insensitive("Sigmoid"))
+      return c.op<SigmoidOp>(x);
+    if (name.equals_insensitive("Relu"))
+      return c.op<ReluOp>(x);
+    if (name.equals_insensitive("LeakyRelu"))
+      return c.op<LeakyReluOp>(x, n.b.getF32FloatAttr(act.alpha));
+    if (name.equals_insensitive("Elu"))
+      return c.op<EluOp>(x, n.b.getF32FloatAttr(act.alpha));
+    if (name.equals_insensitive("HardSigmoid"))
+      return c.op<HardSigmoidOp>(x, n.b.getF32FloatAttr(act.alpha),
+                                 n.b.getF32FloatAttr(act.beta));
+    if (name.equals_insensitive("Softplus"))
+      return c.op<SoftplusOp>(x);
+    if (name.equals_insensitive("Softsign"))
+      return c.op<DivOp>(x, c.op<AddOp>(c.op<AbsOp>(x), splat(1)));
+    if (name.equals_insensitive("Affine"))
+      return c.op<AddOp>(c.op<MulOp>(x, splat(act.alpha)), splat(act.beta));
+    if (name.equals_insensitive("ScaledTanh"))
+      return c.op<MulOp>(c.op<TanhOp>(c.op<MulOp>(x, splat(act.beta))),
+                         splat(act.alpha));
+    // ThresholdedRelu: x if x > alpha else 0.
+    Value above = c.op<GreaterOp>(x, splat(act.alpha));
+    return c.op<WhereOp>(above, x, splat(0));
+  }
+
+  /// Input `i` of direction `d` as [rows...] (the direction axis dropped),
+  /// or null when absent.
+  Value perDirection(unsigned i, int64_t d) {
+    if (!n.hasInput(i))
+      return {};
+    Value v = n.input(i);
+    auto type = cast<RankedTensorType>(v.getType());
+    return c.reshape(c.slice(v, 0, d, 1), type.getShape().drop_front());
+  }
+
+  LogicalResult run();
+};
+
+LogicalResult RecurrentImporter::run() {
+  RankedTensorType xType = n.inputType(0);
+  if (xType.getRank() != 3)
+    return n.emitError() << "X must have rank 3, got rank " << xType.getRank(),
+           failure();
+  elementType = xType.getElementType();
+  if (!isa<FloatType>(elementType))
+    return n.emitError() << "X must hold floats, not " << elementType,
+           failure();
+  int64_t layout = n.attrInt("layout", 0);
+  if (layout != 0 && layout != 1)
+    return n.emitError() << "layout must be 0 or 1, got " << layout, failure();
+  Value x = n.input(0);
+  if (layout == 1)
+    x = c.transpose(x, {1, 0, 2}); // [B, T, I] -> [T, B, I]
+  if (c.hasFailed())
+    return failure();
+  auto seqType = cast<RankedTensorType>(x.getType());
+  seqLength = seqType.getDimSize(0);
+  batch = seqType.getDimSize(1);
+  int64_t inputSize = seqType.getDimSize(2);
+
+  std::string direction = n.attrString("direction", "forward");
+  if (direction != "forward" && direction != "reverse" &&
+      direction != "bidirectional")
+    return n.emitError() << "direction '" << direction << "' is not supported "
+                         << "(forward, reverse or bidirectional)",
+           failure();
+  int64_t directions = direction == "bidirectional" ? 2 : 1;
+  hidden = n.attrInt("hidden_size", 0);
+  RankedTensorType wType = n.inputType(1);
+  if (hidden <= 0 && wType.getRank() == 3)
+    hidden = wType.getDimSize(1) / gates;
+  if (hidden <= 0)
+    return n.emitError() << "hidden_size must be positive", failure();
+  int64_t width = gates * hidden;
+  auto expect = [&](unsigned i, ArrayRef<int64_t> shape,
+                    StringRef name) -> LogicalResult {
+    if (!n.hasInput(i))
+      return success();
+    if (n.inputType(i).getShape() != shape) {
+      std::string dims;
+      for (auto [k, s] : llvm::enumerate(shape))
+        dims += (k ? "x" : "") + std::to_string(s);
+      return n.emitError() << name << " must be [" << dims << "]", failure();
+    }
+    return success();
+  };
+  SmallVector<int64_t> stateShape =
+      layout == 0 ? SmallVector<int64_t>{directions, batch, hidden}
+                  : SmallVector<int64_t>{batch, directions, hidden};
+  if (failed(expect(1, {directions, width, inputSize}, "W")) ||
+      failed(expect(2, {directions, width, hidden}, "R")) ||
+      failed(expect(3, {directions, 2 * width}, "B")) ||
+      failed(expect(4, {batch}, "sequence_lens")) ||
+      failed(expect(5, stateShape, "initial_h")))
+    return failure();
+  if (cell == Cell::LSTM &&
+      (failed(expect(6, stateShape, "initial_c")) ||
+       failed(expect(7, {directions, 3 * hidden}, "P"))))
+    return failure();
+  if (n.hasAttr("clip"))
+    clip = n.attrFloat("clip", 0);
+  linearBeforeReset = cell == Cell::GRU && n.attrInt("linear_before_reset", 0);
+  if (cell == Cell::LSTM && n.attrInt("input_forget", 0))
+    return n.emitError() << "input_forget=1 is not supported", failure();
+  if (failed(parseActivations(directions)))
+    return failure();
+
+  // Per step, whether each batch entry is still inside its sequence ([B, 1]).
+  auto stepMask = [&](int64_t t) -> Value {
+    if (!n.hasInput(4))
+      return {};
+    Value lens = n.input(4);
+    Type lensType = getElementTypeOrSelf(lens.getType());
+    Value inside = c.op<LessOp>(n.splat(lensType, t), lens);
+    return c.reshape(inside, {batch, 1});
+  };
+  auto initialState = [&](unsigned i, int64_t d) -> Value {
+    if (!n.hasInput(i))
+      return n.splat(elementType, 0, {batch, hidden});
+    Value v = n.input(i);
+    if (layout == 1)
+      v = c.transpose(v, {1, 0, 2});
+    return c.reshape(c.slice(v, 0, d, 1), {batch, hidden});
+  };
+
+  // Y per time step and direction, [1, D, B, H] pieces.
+  SmallVector<SmallVector<Value>> outputs(seqLength,
+                                          SmallVector<Value>(directions));
+  SmallVector<Value> finalH, finalC;
+  int64_t actsPerDirection = activations.size() / directions;
+  for (int64_t d = 0; d < directions && !c.hasFailed(); ++d) {
+    bool reverse = direction == "reverse" || d == 1;
+    ArrayRef<Activation> acts =
+        ArrayRef(activations).slice(d * actsPerDirection, actsPerDirection);
+    Value w = perDirection(1, d), r = perDirection(2, d);
+    Value wT = c.transpose(w, {1, 0}); // [I, G*H]
+    Value rT = c.transpose(r, {1, 0}); // [H, G*H]
+    // All steps' input projections at once: [T, B, G*H].
+    Value projected = c.op<MatMulOp>(x, wT);
+    Value bias = perDirection(3, d); // [2*G*H]: Wb then Rb.
+    Value wb, rb;
+    if (bias) {
+      wb = c.slice(bias, 0, 0, width);
+      rb = c.slice(bias, 0, width, width);
+      if (cell == Cell::GRU && linearBeforeReset) {
+        // Rb of the hidden gate stays inside the reset product.
+        projected = c.op<AddOp>(projected, wb);
+        Value rbZR = c.slice(rb, 0, 0, 2 * hidden);
+        Value zeros = n.splat(elementType, 0, {hidden});
+        projected = c.op<AddOp>(projected, c.concat({rbZR, zeros}, 0));
+      } else {
+        projected = c.op<AddOp>(projected, c.op<AddOp>(wb, rb));
+      }
+    }
+    Value peephole = cell == Cell::LSTM ? perDirection(7, d) : Value();
+    Value h = initialState(5, d);
+    Value cState = cell == Cell::LSTM ? initialState(6, d) : Value();
+
+    for (int64_t step = 0; step < seqLength && !c.hasFailed(); ++step) {
+      int64_t t = reverse ? seqLength - 1 - step : step;
+      Value xt = c.reshape(c.slice(projected, 0, t, 1), {batch, width});
+      Value newH, newC;
+      switch (cell) {
+      case Cell::RNN:
+        newH = apply(acts[0], c.op<AddOp>(xt, c.op<MatMulOp>(h, rT)));
+        break;
+      case Cell::GRU: {
+        Value xz = c.slice(xt, 1, 0, hidden);
+        Value xr = c.slice(xt, 1, hidden, hidden);
+        Value xh = c.slice(xt, 1, 2 * hidden, hidden);
+        Value rZR = c.slice(rT, 1, 0, 2 * hidden);
+        Value rH = c.slice(rT, 1, 2 * hidden, hidden);
+        Value hZR = c.op<MatMulOp>(h, rZR);
+        Value z = apply(acts[0], c.op<AddOp>(xz, c.slice(hZR, 1, 0, hidden)));
+        Value rGate =
+            apply(acts[0], c.op<AddOp>(xr, c.slice(hZR, 1, hidden, hidden)));
+        Value candidateIn;
+        if (linearBeforeReset) {
+          Value hH = c.op<MatMulOp>(h, rH);
+          if (rb)
+            hH = c.op<AddOp>(hH, c.slice(rb, 0, 2 * hidden, hidden));
+          candidateIn = c.op<AddOp>(xh, c.op<MulOp>(rGate, hH));
+        } else {
+          candidateIn =
+              c.op<AddOp>(xh, c.op<MatMulOp>(c.op<MulOp>(rGate, h), rH));
+        }
+        Value candidate = apply(acts[1], candidateIn);
+        // (1 - z) * candidate + z * h = candidate + z * (h - candidate)
+        newH = c.op<AddOp>(candidate,
+                           c.op<MulOp>(z, c.op<SubOp>(h, candidate)));
+        break;
+      }
+      case Cell::LSTM: {
+        Value all = c.op<AddOp>(xt, c.op<MatMulOp>(h, rT));
+        Value i = c.slice(all, 1, 0, hidden);
+        Value o = c.slice(all, 1, hidden, hidden);
+        Value f = c.slice(all, 1, 2 * hidden, hidden);
+        Value g = c.slice(all, 1, 3 * hidden, hidden);
+        if (peephole) {
+          i = c.op<AddOp>(i, c.op<MulOp>(cState, c.slice(peephole, 0, 0, hidden)));
+          f = c.op<AddOp>(
+              f, c.op<MulOp>(cState, c.slice(peephole, 0, 2 * hidden, hidden)));
+        }
+        i = apply(acts[0], i);
+        f = apply(acts[0], f);
+        g = apply(acts[1], g);
+        newC = c.op<AddOp>(c.op<MulOp>(f, cState), c.op<MulOp>(i, g));
+        if (peephole)
+          o = c.op<AddOp>(
+              o, c.op<MulOp>(newC, c.slice(peephole, 0, hidden, hidden)));
+        o = apply(acts[0], o);
+        newH = c.op<MulOp>(o, apply(acts[2], newC));
+        break;
+      }
+      }
+      Value y = newH;
+      if (Value inside = stepMask(t)) {
+        newH = c.op<WhereOp>(inside, newH, h);
+        if (newC)
+          newC = c.op<WhereOp>(inside, newC, cState);
+        y = c.op<WhereOp>(inside, y, n.splat(elementType, 0));
+      }
+      h = newH;
+      cState = newC;
+      outputs[t][d] = c.reshape(y, {1, 1, batch, hidden});
+    }
+    finalH.push_back(c.reshape(h, {1, batch, hidden}));
+    if (cell == Cell::LSTM)
+      finalC.push_back(c.reshape(cState, {1, batch, hidden}));
+  }
+  if (c.hasFailed())
+    return failure();
+
+  // Y: [T, D, B, H] (layout 1: [B, T, D, H]); Y_h, Y_c: [D, B, H]
+  // (layout 1: [B, D, H]).
+  if (n.outputUsed(0)) {
+    SmallVector<Value> steps;
+    for (SmallVector<Value> &perStep : outputs)
+      steps.push_back(c.concat(perStep, 1));
+    Value y = c.concat(steps, 0);
+    if (layout == 1)
+      y = c.transpose(y, {2, 0, 1, 3});
+    if (failed(c.setOutput(0, y)))
+      return failure();
+  }
+  auto state = [&](ArrayRef<Value> perDirection) {
+    Value v = c.concat(perDirection, 0);
+    return layout == 1 ? c.transpose(v, {1, 0, 2}) : v;
+  };
+  if (n.outputUsed(1) && failed(c.setOutput(1, state(finalH))))
+    return failure();
+  if (cell == Cell::LSTM && n.outputUsed(2) &&
+      failed(c.setOutput(2, state(finalC))))
+    return failure();
+  return success();
+}
+
+template <Cell cell> LogicalResult importRecurrent(NodeImporter &n) {
+  RecurrentImporter importer(n, cell);
+  return importer.run();
+}
+
+} // namespace
+
+void mlir::int21::onnx_import::registerRecurrentOps(OpImportTable &t) {
+  t["RNN"] = {importRecurrent<Cell::RNN>, 7};
+  t["GRU"] = {importRecurrent<Cell::GRU>, 7};
+  t["LSTM"] = {importRecurrent<Cell::LSTM>, 7};
+}
