@@ -129,6 +129,7 @@ void registerReductionOps(OpImportTable &table);
 void registerLossOps(OpImportTable &table);
 void registerCompositeOps(OpImportTable &table);
 void registerRecurrentOps(OpImportTable &table);
+void registerContractionOps(OpImportTable &table);
 
 /// The table of every supported ONNX operator (built once, then read-only).
 const OpImportTable &getOpImportTable();

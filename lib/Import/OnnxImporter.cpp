@@ -93,6 +93,7 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerLossOps(t);
     registerCompositeOps(t);
     registerRecurrentOps(t);
+    registerContractionOps(t);
     return t;
   }();
   return table;

@@ -336,3 +336,21 @@ func.func @signed(%a: tensor<4xsi8>) -> tensor<4xf32> {
   %0 = int21.cast %a : tensor<4xsi8> to tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Einsum: the result's letters are the parallel loops, the others reduce; a
+// repeated letter reads the diagonal and '1' reads index 0.
+// CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2) -> (d0, d0, d2)>
+// CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2) -> (0, d2, d1)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @einsum
+// CHECK:         %[[ZERO:.+]] = linalg.fill
+// CHECK:         linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME:      outs(%[[ZERO]] : tensor<3x5xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+func.func @einsum(%a: tensor<3x3x4xf32>, %b: tensor<1x4x5xf32>) -> tensor<3x5xf32> {
+  %0 = int21.einsum %a, %b {equation = "iij,1jk->ik"} : (tensor<3x3x4xf32>, tensor<1x4x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}

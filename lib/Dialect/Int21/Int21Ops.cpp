@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::int21;
@@ -154,6 +155,87 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
 //===----------------------------------------------------------------------===//
 // MatMulOp
 //===----------------------------------------------------------------------===//
+
+FailureOr<std::pair<SmallVector<std::string>, std::string>>
+EinsumOp::parseEquation(StringRef equation, std::string &error) {
+  auto [lhs, rhs] = equation.split("->");
+  if (!equation.contains("->")) {
+    error = "expects an explicit result ('...->...')";
+    return failure();
+  }
+  SmallVector<StringRef> inputs;
+  lhs.split(inputs, ',');
+  SmallVector<std::string> letters;
+  for (StringRef input : inputs) {
+    for (char ch : input)
+      if (!llvm::isAlpha(ch) && ch != '1') {
+        error = "expects letters or '1', got '" + std::string(1, ch) + "'";
+        return failure();
+      }
+    letters.push_back(input.str());
+  }
+  llvm::StringSet<> seen;
+  for (char ch : rhs) {
+    if (!llvm::isAlpha(ch)) {
+      error = "expects letters in the result, got '" + std::string(1, ch) + "'";
+      return failure();
+    }
+    if (!seen.insert(StringRef(&ch, 1)).second) {
+      error = "expects each result letter once, got '" + rhs.str() + "'";
+      return failure();
+    }
+    if (!lhs.contains(ch)) {
+      error = "result letter '" + std::string(1, ch) + "' names no input dimension";
+      return failure();
+    }
+  }
+  return std::make_pair(std::move(letters), rhs.str());
+}
+
+LogicalResult EinsumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  std::string error;
+  auto parsed = parseEquation(adaptor.getEquation(), error);
+  if (failed(parsed))
+    return inferError(loc, name, error);
+  auto &[inputs, result] = *parsed;
+  if (inputs.size() != adaptor.getInputs().size() || inputs.empty())
+    return inferError(loc, name, "expects ", inputs.size(),
+                      " operands for the equation, got ",
+                      adaptor.getInputs().size());
+  llvm::DenseMap<char, int64_t> sizes;
+  Type elementType;
+  for (auto [letters, operand] : llvm::zip(inputs, adaptor.getInputs())) {
+    RankedTensorType type = rankedType(operand);
+    if (!type)
+      return inferError(loc, name, "expects ranked operands");
+    elementType = type.getElementType();
+    if (static_cast<int64_t>(letters.size()) != type.getRank())
+      return inferError(loc, name, "expects '", letters, "' to name all ",
+                        type.getRank(), " dimensions of its operand");
+    for (auto [ch, size] : llvm::zip(letters, type.getShape())) {
+      if (ch == '1') {
+        if (size != 1)
+          return inferError(loc, name, "expects a dimension of size 1 for '1'"
+                            ", got ", size);
+        continue;
+      }
+      auto [it, inserted] = sizes.try_emplace(ch, size);
+      if (!inserted && it->second != size)
+        return inferError(loc, name, "expects dimension '", std::string(1, ch),
+                          "' to have one size, got ", it->second, " and ",
+                          size);
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (char ch : result)
+    shape.push_back(sizes.lookup(ch));
+  inferred.push_back(RankedTensorType::get(shape, elementType));
+  return success();
+}
 
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,

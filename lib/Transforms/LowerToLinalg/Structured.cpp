@@ -385,9 +385,77 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
 
 } // namespace
 
+/// int21.einsum as one linalg.generic: the result's letters are the first
+/// (parallel) loops, every other letter a reduction loop; an input reads
+/// through the map of its letters (a repeated letter reads the diagonal, a
+/// '1' index 0), and the body adds the product of the inputs.
+struct EinsumLowering : OpConversionPattern<EinsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EinsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    std::string error;
+    auto parsed = EinsumOp::parseEquation(op.getEquation(), error);
+    if (failed(parsed))
+      return rewriter.notifyMatchFailure(op, error);
+    auto &[inputs, result] = *parsed;
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
+    Type elementType = resultType.getElementType();
+
+    // Loop order: the result's letters, then the summed ones.
+    std::string loops = result;
+    for (const std::string &letters : inputs)
+      for (char ch : letters)
+        if (ch != '1' && loops.find(ch) == std::string::npos)
+          loops.push_back(ch);
+    auto dimOf = [&](char ch) {
+      return getAffineDimExpr(loops.find(ch), ctx);
+    };
+    SmallVector<AffineMap> maps;
+    for (const std::string &letters : inputs) {
+      SmallVector<AffineExpr> exprs;
+      for (char ch : letters)
+        exprs.push_back(ch == '1' ? getAffineConstantExpr(0, ctx) : dimOf(ch));
+      maps.push_back(AffineMap::get(loops.size(), 0, exprs, ctx));
+    }
+    SmallVector<AffineExpr> resultExprs;
+    for (char ch : result)
+      resultExprs.push_back(dimOf(ch));
+    maps.push_back(AffineMap::get(loops.size(), 0, resultExprs, ctx));
+    SmallVector<utils::IteratorType> iterators(loops.size(),
+                                               utils::IteratorType::reduction);
+    std::fill_n(iterators.begin(), result.size(),
+                utils::IteratorType::parallel);
+
+    Value init = filledTensor(rewriter, loc, resultType,
+                              rewriter.getZeroAttr(elementType));
+    bool isFloat = isa<FloatType>(elementType);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, adaptor.getInputs(),
+        ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value product = args.front();
+          for (Value v : args.drop_front().drop_back())
+            product = isFloat ? arith::MulFOp::create(b, l, product, v)
+                              : arith::MulIOp::create(b, l, product, v)
+                                    .getResult();
+          Value sum = isFloat ? arith::AddFOp::create(b, l, args.back(), product)
+                              : arith::AddIOp::create(b, l, args.back(), product)
+                                    .getResult();
+          linalg::YieldOp::create(b, l, sum);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 void lowering::populateStructuredLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, MatMulLowering, TransposeLowering,
+  patterns.add<ConstantLowering, MatMulLowering, EinsumLowering, TransposeLowering,
                ReshapeLowering, ExpandLowering, SoftmaxLowering,
                LogSoftmaxLowering, ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
                ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,

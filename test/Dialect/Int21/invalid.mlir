@@ -802,3 +802,30 @@ func.func @schedule_float_knob() attributes {s = #int21.schedule<name = "cpu.mat
 func.func @schedule_array_knob() attributes {s = #int21.schedule<name = "cpu.matmul", knobs = {order = ["a", 1]}>} {
   return
 }
+
+// -----
+
+func.func @einsum_implicit(%a: tensor<2x3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'int21.einsum' op expects an explicit result ('...->...')}}
+  // expected-error @+1 {{'int21.einsum' op failed to infer returned types}}
+  %0 = int21.einsum %a {equation = "ij"} : (tensor<2x3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @einsum_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+2 {{'int21.einsum' op expects dimension 'j' to have one size, got 3 and 4}}
+  // expected-error @+1 {{'int21.einsum' op failed to infer returned types}}
+  %0 = int21.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @einsum_rank(%a: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'int21.einsum' op expects 'ijk' to name all 2 dimensions of its operand}}
+  // expected-error @+1 {{'int21.einsum' op failed to infer returned types}}
+  %0 = int21.einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -221,6 +221,34 @@ def Int21_MatMulOp : Int21_Op<"matmul",
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Int21_EinsumOp : Int21_Op<"einsum",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["inputs"]>]> {
+  let summary = "sum of products over named dimensions (Einstein summation)";
+  let description = [{
+    `equation` names every dimension of every input and of the result with
+    one letter, in the explicit form `ab,bc->ac`: letters shared between
+    operands are the same dimension, a letter repeated within one input
+    takes its diagonal, and letters absent from the result are summed over.
+    A `1` stands for a dimension of size 1 that broadcasts (always read at
+    index 0). The importer resolves ONNX's implicit outputs and ellipses
+    into this form.
+
+    ```mlir
+    %0 = int21.einsum %a, %b {equation = "bij,bjk->bik"}
+        : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Int21_NumericTensor>:$inputs, StrAttr:$equation);
+  let results = (outs Int21_NumericTensor:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// The letters of each input and of the result ('1' for a broadcast
+    /// dimension), or failure with a message when the equation is malformed.
+    static FailureOr<std::pair<SmallVector<std::string>, std::string>>
+    parseEquation(StringRef equation, std::string &error);
+  }];
+}
+
 def Int21_ConvOp : Int21_Op<"conv", [Pure, InferTypeOpAdaptor]> {
   let summary = "N-D grouped convolution (ONNX Conv), NC... layout";
   let description = [{
