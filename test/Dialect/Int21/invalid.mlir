@@ -802,3 +802,19 @@ func.func @schedule_float_knob() attributes {s = #int21.schedule<name = "cpu.mat
 func.func @schedule_array_knob() attributes {s = #int21.schedule<name = "cpu.matmul", knobs = {order = ["a", 1]}>} {
   return
 }
+
+// -----
+
+func.func @shift_of_floats(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'int21.shift_left' op operand #0 must be statically shaped tensor of 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
+  %0 = int21.shift_left %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_of_integers(%x: tensor<1x1x4x4xi32>) {
+  // expected-error @+1 {{'int21.avg_pool' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = int21.avg_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
+  return
+}
