@@ -126,6 +126,7 @@ void registerElementwiseOps(OpImportTable &table);
 void registerNNOps(OpImportTable &table);
 void registerTensorOps(OpImportTable &table);
 void registerReductionOps(OpImportTable &table);
+void registerMaskOps(OpImportTable &table);
 
 /// The table of every supported ONNX operator (built once, then read-only).
 const OpImportTable &getOpImportTable();

@@ -90,6 +90,7 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerNNOps(t);
     registerTensorOps(t);
     registerReductionOps(t);
+    registerMaskOps(t);
     return t;
   }();
   return table;
