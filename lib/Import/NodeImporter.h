@@ -127,6 +127,7 @@ void registerNNOps(OpImportTable &table);
 void registerTensorOps(OpImportTable &table);
 void registerReductionOps(OpImportTable &table);
 void registerMaskOps(OpImportTable &table);
+void registerRearrangeOps(OpImportTable &table);
 
 /// The table of every supported ONNX operator (built once, then read-only).
 const OpImportTable &getOpImportTable();

@@ -91,6 +91,7 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerTensorOps(t);
     registerReductionOps(t);
     registerMaskOps(t);
+    registerRearrangeOps(t);
     return t;
   }();
   return table;
