@@ -92,6 +92,7 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerReductionOps(t);
     registerMaskOps(t);
     registerRearrangeOps(t);
+    registerQuantizationOps(t);
     return t;
   }();
   return table;
