@@ -56,12 +56,11 @@ LogicalResult importTrilu(NodeImporter &n) {
     k = given->front();
   }
   bool upper = n.attrInt("upper", 1) != 0;
-  Value mask = matrixMask(n, x.getDimSize(rank - 2), x.getDimSize(rank - 1),
-                          [&](int64_t i, int64_t j) {
-                            return upper ? j - i >= k : j - i <= k;
-                          });
-  return n.setResult(n.create<WhereOp>(mask, n.input(0),
-                                       n.splat(x.getElementType(), 0)));
+  Value mask = matrixMask(
+      n, x.getDimSize(rank - 2), x.getDimSize(rank - 1),
+      [&](int64_t i, int64_t j) { return upper ? j - i >= k : j - i <= k; });
+  return n.setResult(
+      n.create<WhereOp>(mask, n.input(0), n.splat(x.getElementType(), 0)));
 }
 
 /// EyeLike: a constant of the input's shape with ones on diagonal k and
@@ -181,9 +180,9 @@ LogicalResult importHardmax(NodeImporter &n) {
                          n.b.getBoolAttr(true), n.b.getBoolAttr(false));
   if (failed(argmax))
     return failure();
-  FailureOr<Value> hot = n.create<EqualOp>(
-      *argmax, positions(n, inputType.getRank(), *axis,
-                         inputType.getDimSize(*axis)));
+  FailureOr<Value> hot =
+      n.create<EqualOp>(*argmax, positions(n, inputType.getRank(), *axis,
+                                           inputType.getDimSize(*axis)));
   if (failed(hot))
     return failure();
   FailureOr<Value> result = n.create<CastOp>(*hot, x.getElementType());

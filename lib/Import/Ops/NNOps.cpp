@@ -60,8 +60,8 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> spatial,
 } // namespace
 
 FailureOr<Value> mlir::int21::onnx_import::buildConv(NodeImporter &n,
-                                                     Value input,
-                                                     Value weight, Value bias) {
+                                                     Value input, Value weight,
+                                                     Value bias) {
   auto x = cast<RankedTensorType>(input.getType());
   auto w = cast<RankedTensorType>(weight.getType());
   if (x.getRank() < 3 || w.getRank() != x.getRank())

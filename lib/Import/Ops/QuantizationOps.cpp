@@ -64,8 +64,8 @@ FailureOr<Value> saturate(NodeImporter &n, Value value, Value zeroPoint,
   unsigned width = type.getIntOrFloatBitWidth();
   bool isUnsigned = type.isUnsignedInteger();
   double lo = isUnsigned ? 0 : -std::ldexp(1.0, width - 1);
-  double hi = isUnsigned ? std::ldexp(1.0, width) - 1
-                         : std::ldexp(1.0, width - 1) - 1;
+  double hi =
+      isUnsigned ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
   v = n.create<ClipOp>(*v, n.b.getF64FloatAttr(lo), n.b.getF64FloatAttr(hi));
   if (failed(v))
     return failure();
@@ -279,8 +279,8 @@ LogicalResult importMatMulInteger(NodeImporter &n) {
 }
 
 LogicalResult importConvInteger(NodeImporter &n) {
-  return n.setResult(integerConv(n, n.input(0), n.input(2), n.input(1),
-                                 n.input(3), Value()));
+  return n.setResult(
+      integerConv(n, n.input(0), n.input(2), n.input(1), n.input(3), Value()));
 }
 
 /// The QLinear epilogue: the i32 `accumulator` times

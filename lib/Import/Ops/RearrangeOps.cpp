@@ -63,8 +63,7 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
   if (mode == "CRD")
     return n.setResult(reshapeTransposeReshape(
         n, n.input(0), {b, depth, bs, bs, h, w}, {0, 1, 4, 2, 5, 3}, after));
-  return n.emitError() << "mode '" << mode
-                       << "' is not supported (DCR or CRD)",
+  return n.emitError() << "mode '" << mode << "' is not supported (DCR or CRD)",
          failure();
 }
 
@@ -93,8 +92,8 @@ LogicalResult importTile(NodeImporter &n) {
   if (failed(repeats))
     return failure();
   if (static_cast<int64_t>(repeats->size()) != x.getRank())
-    return n.emitError() << "repeats needs " << x.getRank()
-                         << " entries, got " << repeats->size(),
+    return n.emitError() << "repeats needs " << x.getRank() << " entries, got "
+                         << repeats->size(),
            failure();
   SmallVector<int64_t> split, broadcast, tiled;
   for (auto [d, r] : llvm::zip(x.getShape(), *repeats)) {

@@ -134,8 +134,7 @@ Value genericGroupedConv(OpBuilder &b, Location loc, Value input, Value weight,
              ValueRange{init}, maps, iterators,
              [](OpBuilder &nb, Location l, ValueRange args) {
                linalg::YieldOp::create(
-                   nb, l,
-                   multiplyAccumulate(nb, l, args[2], args[0], args[1]));
+                   nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
              })
       .getResult(0);
 }
@@ -392,23 +391,22 @@ struct PoolLowering : OpConversionPattern<OpTy> {
           AffineMap::get(numDims, 0, dims(ctx, 0, 2 + k), ctx)};
       SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
       iterators.append(k, IteratorType::reduction);
-      pooled =
-          linalg::GenericOp::create(
-              rewriter, loc, TypeRange{resultType}, ValueRange{input, window},
-              init, maps, iterators,
-              [&](OpBuilder &nb, Location l, ValueRange args) {
-                Value r;
-                if (!isMax)
-                  r = arith::AddFOp::create(nb, l, args[0], args[2]);
-                else if (isa<FloatType>(elementType))
-                  r = arith::MaximumFOp::create(nb, l, args[0], args[2]);
-                else if (isUnsigned)
-                  r = arith::MaxUIOp::create(nb, l, args[0], args[2]);
-                else
-                  r = arith::MaxSIOp::create(nb, l, args[0], args[2]);
-                linalg::YieldOp::create(nb, l, r);
-              })
-              .getResult(0);
+      pooled = linalg::GenericOp::create(
+                   rewriter, loc, TypeRange{resultType},
+                   ValueRange{input, window}, init, maps, iterators,
+                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                     Value r;
+                     if (!isMax)
+                       r = arith::AddFOp::create(nb, l, args[0], args[2]);
+                     else if (isa<FloatType>(elementType))
+                       r = arith::MaximumFOp::create(nb, l, args[0], args[2]);
+                     else if (isUnsigned)
+                       r = arith::MaxUIOp::create(nb, l, args[0], args[2]);
+                     else
+                       r = arith::MaxSIOp::create(nb, l, args[0], args[2]);
+                     linalg::YieldOp::create(nb, l, r);
+                   })
+                   .getResult(0);
     }
     if constexpr (!isMax)
       pooled = divideByCount(rewriter, loc, op, pooled, inputType, low);
