@@ -25,20 +25,16 @@ Value positions(NodeImporter &n, int64_t rank, int64_t axis, int64_t size) {
       type, ArrayRef<int64_t>(llvm::to_vector(llvm::seq<int64_t>(0, size)))));
 }
 
-/// A rows x cols bool constant that holds where `keep(i, j)` holds.
-Value matrixMask(NodeImporter &n, int64_t rows, int64_t cols,
-                 llvm::function_ref<bool(int64_t, int64_t)> keep) {
-  SmallVector<bool> values;
-  values.reserve(rows * cols);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      values.push_back(keep(i, j));
-  auto type = RankedTensorType::get({rows, cols}, n.b.getI1Type());
-  return n.constant(DenseElementsAttr::get(type, values));
+/// The offset j - i from the main diagonal of every element (i, j) of a
+/// rows x cols matrix, as i64: the difference of two position vectors, so
+/// that a large matrix needs no large constant (a small one folds to one).
+FailureOr<Value> diagonalOffsets(NodeImporter &n, int64_t rows, int64_t cols) {
+  return n.create<SubOp>(positions(n, 2, 1, cols), positions(n, 2, 0, rows));
 }
 
 /// Trilu keeps the elements of the last two dimensions on and above (upper)
-/// or on and below (lower) diagonal k, where j - i = k, and zeroes the rest.
+/// or on and below (lower) diagonal k, where j - i = k, and zeroes the rest:
+/// a select with a mask of the last two dimensions, which broadcasts.
 LogicalResult importTrilu(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   int64_t rank = x.getRank();
@@ -56,15 +52,21 @@ LogicalResult importTrilu(NodeImporter &n) {
     k = given->front();
   }
   bool upper = n.attrInt("upper", 1) != 0;
-  Value mask = matrixMask(
-      n, x.getDimSize(rank - 2), x.getDimSize(rank - 1),
-      [&](int64_t i, int64_t j) { return upper ? j - i >= k : j - i <= k; });
+  FailureOr<Value> offsets =
+      diagonalOffsets(n, x.getDimSize(rank - 2), x.getDimSize(rank - 1));
+  if (failed(offsets))
+    return failure();
+  Value diagonal = n.splat(n.b.getI64Type(), k);
+  FailureOr<Value> mask = upper ? n.create<GreaterEqualOp>(*offsets, diagonal)
+                                : n.create<LessEqualOp>(*offsets, diagonal);
+  if (failed(mask))
+    return failure();
   return n.setResult(
-      n.create<WhereOp>(mask, n.input(0), n.splat(x.getElementType(), 0)));
+      n.create<WhereOp>(*mask, n.input(0), n.splat(x.getElementType(), 0)));
 }
 
-/// EyeLike: a constant of the input's shape with ones on diagonal k and
-/// zeros elsewhere, of type `dtype` (default: the input's).
+/// EyeLike: ones on diagonal k and zeros elsewhere, in the input's shape,
+/// of type `dtype` (default: the input's); a constant unless large.
 LogicalResult importEyeLike(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   if (x.getRank() != 2)
@@ -79,10 +81,15 @@ LogicalResult importEyeLike(NodeImporter &n) {
                            << " is not supported",
              failure();
   }
-  int64_t k = n.attrInt("k", 0);
-  Value mask = matrixMask(n, x.getDimSize(0), x.getDimSize(1),
-                          [&](int64_t i, int64_t j) { return j - i == k; });
-  return n.setResult(n.create<CastOp>(mask, elementType));
+  FailureOr<Value> offsets =
+      diagonalOffsets(n, x.getDimSize(0), x.getDimSize(1));
+  if (failed(offsets))
+    return failure();
+  FailureOr<Value> mask =
+      n.create<EqualOp>(*offsets, n.splat(n.b.getI64Type(), n.attrInt("k", 0)));
+  if (failed(mask))
+    return failure();
+  return n.setResult(n.create<CastOp>(*mask, elementType));
 }
 
 /// OneHot: output[..., d, ...] (d inserted at `axis`) is values[1] where
