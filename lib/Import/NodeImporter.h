@@ -130,6 +130,18 @@ void registerLossOps(OpImportTable &table);
 void registerCompositeOps(OpImportTable &table);
 void registerRecurrentOps(OpImportTable &table);
 void registerContractionOps(OpImportTable &table);
+void registerMaskOps(OpImportTable &table);
+void registerRearrangeOps(OpImportTable &table);
+void registerQuantizationOps(OpImportTable &table);
+
+/// MatMul with numpy semantics: 1-D operands are promoted to matrices and
+/// the added dimension is removed from the result.
+FailureOr<Value> buildMatMul(NodeImporter &n, Value a, Value b);
+/// An int21.conv of `input` and `weight` (and `bias`, which may be null)
+/// with the window attributes of the node (Conv's: kernel_shape, strides,
+/// dilations, pads or auto_pad, group).
+FailureOr<Value> buildConv(NodeImporter &n, Value input, Value weight,
+                           Value bias);
 
 /// The table of every supported ONNX operator (built once, then read-only).
 const OpImportTable &getOpImportTable();

@@ -94,6 +94,9 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerCompositeOps(t);
     registerRecurrentOps(t);
     registerContractionOps(t);
+    registerMaskOps(t);
+    registerRearrangeOps(t);
+    registerQuantizationOps(t);
     return t;
   }();
   return table;

@@ -306,8 +306,12 @@ struct SignlessSignaturePass
     };
     Block &entry = func.getBody().front();
     // Fusion groups yield signless values cast to unsigned: yield them as
-    // they are, and drop the casts back that their users start with.
-    func.walk([&](FusionGroupOp group) {
+    // they are, and drop the casts back that their users start with. The
+    // groups are collected first: a cast back may be the op after a group,
+    // which a walk would already have stepped to when it is erased.
+    SmallVector<FusionGroupOp> groups;
+    func.walk([&](FusionGroupOp group) { groups.push_back(group); });
+    for (FusionGroupOp group : groups) {
       YieldOp yield = group.getYield();
       for (OpOperand &operand : yield->getOpOperands()) {
         auto cast = operand.get().getDefiningOp<tensor::BitcastOp>();
@@ -326,7 +330,7 @@ struct SignlessSignaturePass
             back.erase();
           }
       }
-    });
+    }
     for (BlockArgument arg : entry.getArguments()) {
       Type type = signless(arg.getType());
       if (type == arg.getType())

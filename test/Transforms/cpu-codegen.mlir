@@ -56,3 +56,30 @@ func.func @main(%a: tensor<4xui8>) -> tensor<4xui8> {
   } : tensor<4xui8>
   return %g : tensor<4xui8>
 }
+
+// -----
+
+// A group's unsigned result cast back by the very next op, which another
+// group reads: the cast back disappears (the walk must not step onto it).
+// SIGNLESS: func.func @main(%{{.*}}: tensor<4xi8>) -> tensor<4xi8>
+// SIGNLESS: %[[G:.*]] = int21.fusion_group
+// SIGNLESS: } : tensor<4xi8>
+// SIGNLESS-NOT: tensor.bitcast
+// SIGNLESS: int21.fusion_group
+// SIGNLESS: linalg.add ins(%[[G]], %[[G]] :
+// CHECK-LABEL: llvm.func internal @main
+func.func @main(%a: tensor<4xi8>) -> tensor<4xi8> {
+  %g = int21.fusion_group {
+    %e = tensor.empty() : tensor<4xi8>
+    %1 = linalg.add ins(%a, %a : tensor<4xi8>, tensor<4xi8>) outs(%e : tensor<4xi8>) -> tensor<4xi8>
+    %2 = tensor.bitcast %1 : tensor<4xi8> to tensor<4xui8>
+    int21.yield %2 : tensor<4xui8>
+  } : tensor<4xui8>
+  %back = tensor.bitcast %g : tensor<4xui8> to tensor<4xi8>
+  %h = int21.fusion_group {
+    %e = tensor.empty() : tensor<4xi8>
+    %3 = linalg.add ins(%back, %back : tensor<4xi8>, tensor<4xi8>) outs(%e : tensor<4xi8>) -> tensor<4xi8>
+    int21.yield %3 : tensor<4xi8>
+  } : tensor<4xi8>
+  return %h : tensor<4xi8>
+}

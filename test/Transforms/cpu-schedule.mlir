@@ -140,3 +140,24 @@ func.func @unmatched(%x: tensor<16xf32>, %init: tensor<f32>) -> tensor<f32> {
   } : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A group over a dimension of 0 computes nothing: it keeps no schedule
+// (the knob heuristics would divide by the 0).
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+// SEQ-LABEL: func.func @empty
+func.func @empty(%x: tensor<3x0x5xf32>) -> tensor<3x0x5xf32> {
+  %0 = int21.fusion_group {
+    %e = tensor.empty() : tensor<3x0x5xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<3x0x5xf32>) outs(%e : tensor<3x0x5xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %n = arith.negf %in : f32
+      linalg.yield %n : f32
+    } -> tensor<3x0x5xf32>
+    int21.yield %r : tensor<3x0x5xf32>
+  } : tensor<3x0x5xf32>
+  return %0 : tensor<3x0x5xf32>
+}

@@ -113,6 +113,50 @@ func.func @max_pool_ceil(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
+// Integer max pooling pads with the smallest value of the type (0 for
+// unsigned, -128 for i8) and takes the generic form, whose maximum reads
+// the integers as the type says.
+
+// CHECK-LABEL: func.func @max_pool_integers
+// CHECK: [[LOW:%.+]] = arith.constant 0 : i8
+// CHECK: tensor.pad
+// CHECK: tensor.yield [[LOW]]
+// CHECK: linalg.generic
+// CHECK: arith.maxui
+// CHECK: [[SLOW:%.+]] = arith.constant -128 : i8
+// CHECK: tensor.pad
+// CHECK: tensor.yield [[SLOW]]
+// CHECK: linalg.generic
+// CHECK: arith.maxsi
+func.func @max_pool_integers(%x: tensor<1x1x4x4xui8>, %y: tensor<1x1x4x4xi8>) -> (tensor<1x1x2x2xui8>, tensor<1x1x2x2xi8>) {
+  %0 = int21.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8>
+  %1 = int21.max_pool %y {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x1x4x4xi8>) -> tensor<1x1x2x2xi8>
+  return %0, %1 : tensor<1x1x2x2xui8>, tensor<1x1x2x2xi8>
+}
+
+// -----
+
+// Integer convolution (ConvInteger's i32 operands): integer zeros pad and
+// initialise; the grouped generic form multiplies and adds integers.
+
+// CHECK-LABEL: func.func @conv_integers
+// CHECK: [[ZERO:%.+]] = arith.constant 0 : i32
+// CHECK: tensor.pad
+// CHECK: tensor.yield [[ZERO]]
+// CHECK: linalg.fill
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-SAME: tensor<1x2x6x6xi32>, tensor<2x2x3x3xi32>
+// CHECK: linalg.generic
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @conv_integers(%x: tensor<1x2x4x4xi32>, %w: tensor<2x2x3x3xi32>, %x3: tensor<1x2x4x4x4xi32>, %w3: tensor<2x2x3x3x3xi32>) -> (tensor<1x2x4x4xi32>, tensor<1x2x2x2x2xi32>) {
+  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xi32>, tensor<2x2x3x3xi32>) -> tensor<1x2x4x4xi32>
+  %1 = int21.conv %x3, %w3 {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, group = 1 : i64} : (tensor<1x2x4x4x4xi32>, tensor<2x2x3x3x3xi32>) -> tensor<1x2x2x2x2xi32>
+  return %0, %1 : tensor<1x2x4x4xi32>, tensor<1x2x2x2x2xi32>
+}
+
+// -----
+
 // Average pooling without the pads in the count: sums, then a division by
 // a constant tensor of window sizes (4 in corners, 6 on edges, 9 inside).
 

@@ -171,6 +171,28 @@ func.func @check(
   %22 = int21.concat %c21, %plus {axis = 0 : i64} : (tensor<2xui8>, tensor<2xui8>) -> tensor<4xui8>
   %p22 = int21.cast %22 : tensor<4xui8> to tensor<4xf32>
   call @print_f32(%p22) : (tensor<4xf32>) -> ()
+
+  // Shifts: 255 << 3 wraps to 248, a shift by 100 (the width or more)
+  // leaves 0, and right shifts are logical (255 >> 1 = 127).
+  // CHECK: sizes = [4]
+  // CHECK-NEXT: [248, 0, 0, 4]
+  // CHECK: sizes = [4]
+  // CHECK-NEXT: [0, 0, 127, 1]
+  %23 = int21.shift_left %u, %d : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %p23 = int21.cast %23 : tensor<4xui8> to tensor<4xf32>
+  call @print_f32(%p23) : (tensor<4xf32>) -> ()
+  %24 = int21.shift_right %n, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %p24 = int21.cast %24 : tensor<4xui8> to tensor<4xf32>
+  call @print_f32(%p24) : (tensor<4xf32>) -> ()
+
+  // Max pooling (1x2 windows) compares as unsigned: 200 beats 10.
+  // CHECK: sizes = [4]
+  // CHECK-NEXT: [200, 200, 255, 127]
+  %r25 = int21.reshape %r : tensor<2x3xui8> to tensor<1x1x2x3xui8>
+  %25 = int21.max_pool %r25 {kernel_shape = array<i64: 1, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x1x2x3xui8>) -> tensor<1x1x2x2xui8>
+  %c25 = int21.reshape %25 : tensor<1x1x2x2xui8> to tensor<4xui8>
+  %p25 = int21.cast %c25 : tensor<4xui8> to tensor<4xf32>
+  call @print_f32(%p25) : (tensor<4xf32>) -> ()
   return
 }
 

@@ -204,5 +204,27 @@ func.func @main() {
   %18 = int21.argmin %xa {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
   %p18 = tensor.cast %18 : tensor<2x1xi64> to tensor<*xi64>
   call @printMemrefI64(%p18) : (tensor<*xi64>) -> ()
+
+  // Integer convolution (as ConvInteger imports it, in i32), pads 1.
+  // CHECK: sizes = [1, 1, 3, 3]
+  // CHECK-NEXT: {{\[\[\[}}0,   2,   4],
+  // CHECK-NEXT: [-1,   5,   10],
+  // CHECK-NEXT: [-3,   -1,   4]]]]
+  %xi = int21.constant dense<[[[[1, 2], [3, 4]]]]> : tensor<1x1x2x2xi32>
+  %wi = int21.constant dense<[[[[1, -1], [2, 0]]]]> : tensor<1x1x2x2xi32>
+  %19 = int21.conv %xi, %wi {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x2x2xi32>, tensor<1x1x2x2xi32>) -> tensor<1x1x3x3xi32>
+  %c19 = int21.cast %19 : tensor<1x1x3x3xi32> to tensor<1x1x3x3xi64>
+  %p19 = tensor.cast %c19 : tensor<1x1x3x3xi64> to tensor<*xi64>
+  call @printMemrefI64(%p19) : (tensor<*xi64>) -> ()
+
+  // Right shifts of signless integers are arithmetic; a shift by the width
+  // or more leaves the sign.
+  // CHECK: sizes = [4]
+  // CHECK-NEXT: [-4,  4,  -1,  2]
+  %sv = int21.constant dense<[-16, 16, -1, 5]> : tensor<4xi64>
+  %sa = int21.constant dense<[2, 2, 70, 1]> : tensor<4xi64>
+  %20 = int21.shift_right %sv, %sa : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %p20 = tensor.cast %20 : tensor<4xi64> to tensor<*xi64>
+  call @printMemrefI64(%p20) : (tensor<*xi64>) -> ()
   return
 }

@@ -61,6 +61,62 @@ func.func @unary(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf
 
 // -----
 
+// Trigonometric and hyperbolic functions map one to one onto math ops.
+// CHECK-LABEL: func.func @trigonometry
+// CHECK: math.tan
+// CHECK: math.asin
+// CHECK: math.acos
+// CHECK: math.atan
+// CHECK: math.sinh
+// CHECK: math.cosh
+// CHECK: math.asinh
+// CHECK: math.acosh
+// CHECK: math.atanh
+func.func @trigonometry(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = int21.tan %x : tensor<8xf32>
+  %1 = int21.asin %0 : tensor<8xf32>
+  %2 = int21.acos %1 : tensor<8xf32>
+  %3 = int21.atan %2 : tensor<8xf32>
+  %4 = int21.sinh %3 : tensor<8xf32>
+  %5 = int21.cosh %4 : tensor<8xf32>
+  %6 = int21.asinh %5 : tensor<8xf32>
+  %7 = int21.acosh %6 : tensor<8xf32>
+  %8 = int21.atanh %7 : tensor<8xf32>
+  return %8 : tensor<8xf32>
+}
+
+// -----
+
+// Shifts: logical on unsigned integers, 0 when the amount (read unsigned)
+// is the bit width or more; arithmetic right shifts on signless integers
+// clamp the amount to width - 1.
+// CHECK-LABEL: func.func @shifts
+// CHECK: linalg.generic
+// CHECK: ^bb0([[X:%.+]]: i8, [[Y:%.+]]: i8, %{{.+}}: i8):
+// CHECK-DAG: [[SHL:%.+]] = arith.shli [[X]], [[Y]] : i8
+// CHECK-DAG: [[W:%.+]] = arith.constant 8 : i8
+// CHECK-DAG: [[IN:%.+]] = arith.cmpi ult, [[Y]], [[W]] : i8
+// CHECK-DAG: [[ZERO:%.+]] = arith.constant 0 : i8
+// CHECK: arith.select [[IN]], [[SHL]], [[ZERO]] : i8
+// CHECK: linalg.generic
+// CHECK: arith.shrui
+// CHECK: arith.cmpi ult
+// CHECK: arith.select
+// CHECK: linalg.generic
+// CHECK: ^bb0([[A:%.+]]: i32, [[B:%.+]]: i32, %{{.+}}: i32):
+// CHECK-DAG: [[LAST:%.+]] = arith.constant 31 : i32
+// CHECK-DAG: [[INB:%.+]] = arith.cmpi ult, [[B]], %{{.+}} : i32
+// CHECK: [[AMOUNT:%.+]] = arith.select [[INB]], [[B]], [[LAST]] : i32
+// CHECK: arith.shrsi [[A]], [[AMOUNT]] : i32
+func.func @shifts(%x: tensor<4xui8>, %y: tensor<4xui8>, %a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xui8>, tensor<4xui8>, tensor<4xi32>) {
+  %0 = int21.shift_left %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = int21.shift_right %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %2 = int21.shift_right %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1, %2 : tensor<4xui8>, tensor<4xui8>, tensor<4xi32>
+}
+
+// -----
+
 // Casts follow ONNX: float to int truncates, bool converts as 0/1, anything
 // to bool is "not zero".
 // CHECK-LABEL: func.func @casts

@@ -10,6 +10,8 @@
 #include "mlir/IR/Matchers.h"
 
 #include <cfloat>
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::int21;
@@ -72,12 +74,168 @@ LogicalResult importMod(NodeImporter &n) {
   Type elementType = getElementTypeOrSelf(n.input(0).getType());
   bool fmod = n.attrInt("fmod", 0) != 0;
   // int21.mod follows the divisor's sign for integers and C fmod for floats,
-  // which are ONNX's fmod=0 and fmod=1 respectively.
-  if (isa<FloatType>(elementType) != fmod)
-    return n.emitError() << "fmod=" << fmod << " on " << elementType
+  // which are ONNX's fmod=0 and fmod=1 respectively. ONNX requires fmod=1
+  // for floats.
+  if (isa<FloatType>(elementType) && !fmod)
+    return n.emitError() << "fmod=0 on " << elementType
+                         << " elements is not supported (ONNX requires fmod=1 "
+                            "for floats)",
+           failure();
+  if (isa<FloatType>(elementType) || !fmod || elementType.isUnsignedInteger())
+    return importBinary<ModOp>(n);
+  // Integer fmod takes the dividend's sign: x - trunc(x / y) * y, and
+  // int21.div truncates.
+  Value x = n.input(0), y = n.input(1);
+  FailureOr<Value> quotient = n.create<DivOp>(x, y);
+  if (failed(quotient))
+    return failure();
+  FailureOr<Value> multiple = n.create<MulOp>(*quotient, y);
+  if (failed(multiple))
+    return failure();
+  return n.setResult(n.create<SubOp>(x, *multiple));
+}
+
+/// BitShift: LEFT or RIGHT, on (unsigned) integers.
+LogicalResult importBitShift(NodeImporter &n) {
+  std::string direction = n.attrString("direction", "");
+  if (direction == "LEFT")
+    return importBinary<ShiftLeftOp>(n);
+  if (direction == "RIGHT")
+    return importBinary<ShiftRightOp>(n);
+  return n.emitError() << "direction '" << direction
+                       << "' is not supported (LEFT or RIGHT)",
+         failure();
+}
+
+/// Fails, naming the op and the type, unless input 0 has float elements.
+LogicalResult expectFloatInput(NodeImporter &n) {
+  Type elementType = n.inputType(0).getElementType();
+  if (isa<FloatType>(elementType))
+    return success();
+  return n.emitError() << elementType
+                       << " elements are not supported (floats only)",
+         failure();
+}
+
+/// IsNaN(x) = !(x == x): only NaN is unequal to itself.
+LogicalResult importIsNaN(NodeImporter &n) {
+  if (failed(expectFloatInput(n)))
+    return failure();
+  FailureOr<Value> same = n.create<EqualOp>(n.input(0), n.input(0));
+  if (failed(same))
+    return failure();
+  return n.setResult(n.create<NotOp>(*same));
+}
+
+/// IsInf: x == +inf and/or x == -inf (|x| == inf for both).
+LogicalResult importIsInf(NodeImporter &n) {
+  if (failed(expectFloatInput(n)))
+    return failure();
+  RankedTensorType x = n.inputType(0);
+  bool positive = n.attrInt("detect_positive", 1) != 0;
+  bool negative = n.attrInt("detect_negative", 1) != 0;
+  if (!positive && !negative)
+    return n.setResult(n.splat(n.b.getI1Type(), 0, x.getShape()));
+  Value value = n.input(0);
+  if (positive && negative) {
+    FailureOr<Value> abs = n.create<AbsOp>(value);
+    if (failed(abs))
+      return failure();
+    value = *abs;
+  }
+  double inf = std::numeric_limits<double>::infinity();
+  return n.setResult(n.create<EqualOp>(
+      value, n.splat(x.getElementType(), negative && !positive ? -inf : inf)));
+}
+
+/// Selu(x) = gamma * Elu(x, alpha).
+LogicalResult importSelu(NodeImporter &n) {
+  FailureOr<Value> elu = n.create<EluOp>(
+      n.input(0),
+      n.b.getF32FloatAttr(n.attrFloat("alpha", 1.67326319217681884765625f)));
+  if (failed(elu))
+    return failure();
+  float gamma = n.attrFloat("gamma", 1.05070102214813232421875f);
+  return n.setResult(
+      n.create<MulOp>(*elu, n.splat(n.inputType(0).getElementType(), gamma)));
+}
+
+/// Celu(x) = alpha * Elu(x / alpha, 1), ONNX's function body.
+LogicalResult importCelu(NodeImporter &n) {
+  float alpha = n.attrFloat("alpha", 1.0f);
+  if (alpha == 0.0f)
+    return n.emitError() << "alpha must not be 0", failure();
+  Type elementType = n.inputType(0).getElementType();
+  Value x = n.input(0);
+  if (alpha != 1.0f) {
+    FailureOr<Value> scaled = n.create<DivOp>(x, n.splat(elementType, alpha));
+    if (failed(scaled))
+      return failure();
+    x = *scaled;
+  }
+  FailureOr<Value> elu = n.create<EluOp>(x, n.b.getF32FloatAttr(1.0f));
+  if (failed(elu) || alpha == 1.0f)
+    return n.setResult(elu);
+  return n.setResult(n.create<MulOp>(*elu, n.splat(elementType, alpha)));
+}
+
+/// Softsign(x) = x / (1 + |x|).
+LogicalResult importSoftsign(NodeImporter &n) {
+  FailureOr<Value> abs = n.create<AbsOp>(n.input(0));
+  if (failed(abs))
+    return failure();
+  Type elementType = n.inputType(0).getElementType();
+  FailureOr<Value> denominator =
+      n.create<AddOp>(*abs, n.splat(elementType, 1.0));
+  if (failed(denominator))
+    return failure();
+  return n.setResult(n.create<DivOp>(n.input(0), *denominator));
+}
+
+/// ThresholdedRelu(x) = x > alpha ? x : 0.
+LogicalResult importThresholdedRelu(NodeImporter &n) {
+  Type elementType = n.inputType(0).getElementType();
+  FailureOr<Value> above = n.create<GreaterOp>(
+      n.input(0), n.splat(elementType, n.attrFloat("alpha", 1.0f)));
+  if (failed(above))
+    return failure();
+  return n.setResult(
+      n.create<WhereOp>(*above, n.input(0), n.splat(elementType, 0)));
+}
+
+/// Shrink(x) = x + bias where x < -lambd, x - bias where x > lambd, 0
+/// elsewhere. On integers the thresholds become the integers that give the
+/// same comparisons (ceil(-lambd), floor(lambd)).
+LogicalResult importShrink(NodeImporter &n) {
+  Value x = n.input(0);
+  Type elementType = n.inputType(0).getElementType();
+  double lambd = n.attrFloat("lambd", 0.5f), bias = n.attrFloat("bias", 0.0f);
+  double low = -lambd, high = lambd;
+  bool isFloat = isa<FloatType>(elementType);
+  if (!isFloat) {
+    low = std::ceil(low);
+    high = std::floor(high);
+  }
+  bool isUnsigned = elementType.isUnsignedInteger();
+  if (isUnsigned && high < 0)
+    return n.emitError() << "lambd < 0 on " << elementType
                          << " elements is not supported",
            failure();
-  return importBinary<ModOp>(n);
+  Value zero = n.splat(elementType, 0);
+  Value biasValue = n.splat(elementType, bias);
+  FailureOr<Value> above = n.create<GreaterOp>(x, n.splat(elementType, high));
+  FailureOr<Value> minus = n.create<SubOp>(x, biasValue);
+  if (failed(above) || failed(minus))
+    return failure();
+  FailureOr<Value> result = n.create<WhereOp>(*above, *minus, zero);
+  // Unsigned elements are never below a threshold of 0 or less.
+  if (failed(result) || (isUnsigned && low <= 0))
+    return n.setResult(result);
+  FailureOr<Value> below = n.create<LessOp>(x, n.splat(elementType, low));
+  FailureOr<Value> plus = n.create<AddOp>(x, biasValue);
+  if (failed(below) || failed(plus))
+    return failure();
+  return n.setResult(n.create<WhereOp>(*below, *plus, *result));
 }
 
 LogicalResult importLeakyRelu(NodeImporter &n) {
@@ -206,6 +364,17 @@ void mlir::int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
   t["Sigmoid"] = {importUnary<SigmoidOp>};
   t["Sin"] = {importUnary<SinOp>};
   t["Cos"] = {importUnary<CosOp>};
+  t["Tan"] = {importUnary<TanOp>, 7};
+  t["Asin"] = {importUnary<AsinOp>, 7};
+  t["Acos"] = {importUnary<AcosOp>, 7};
+  t["Atan"] = {importUnary<AtanOp>, 7};
+  t["Sinh"] = {importUnary<SinhOp>, 9};
+  t["Cosh"] = {importUnary<CoshOp>, 9};
+  t["Asinh"] = {importUnary<AsinhOp>, 9};
+  t["Acosh"] = {importUnary<AcoshOp>, 9};
+  t["Atanh"] = {importUnary<AtanhOp>, 9};
+  t["IsNaN"] = {importIsNaN, 9};
+  t["IsInf"] = {importIsInf, 10};
   t["Ceil"] = {importUnary<CeilOp>};
   t["Floor"] = {importUnary<FloorOp>};
   t["Round"] = {importUnary<RoundOp>, 11};
@@ -216,6 +385,11 @@ void mlir::int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
   t["Elu"] = {importElu};
   t["HardSigmoid"] = {importHardSigmoid};
   t["PRelu"] = {importPRelu};
+  t["Selu"] = {importSelu};
+  t["Celu"] = {importCelu, 12};
+  t["Softsign"] = {importSoftsign};
+  t["Shrink"] = {importShrink, 9};
+  t["ThresholdedRelu"] = {importThresholdedRelu, 10};
   t["Clip"] = {importClip};
   t["Cast"] = {importCast};
   t["CastLike"] = {importCast, 15};
@@ -226,6 +400,7 @@ void mlir::int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
   t["Div"] = {importBinary<DivOp>};
   t["Pow"] = {importPow};
   t["Mod"] = {importMod, 10};
+  t["BitShift"] = {importBitShift, 11};
   t["And"] = {importBinary<AndOp>};
   t["Or"] = {importBinary<OrOp>};
   t["Xor"] = {importBinary<XorOp>};

@@ -57,8 +57,13 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> spatial,
   return w;
 }
 
-LogicalResult importConv(NodeImporter &n) {
-  RankedTensorType x = n.inputType(0), w = n.inputType(1);
+} // namespace
+
+FailureOr<Value> mlir::int21::onnx_import::buildConv(NodeImporter &n,
+                                                     Value input, Value weight,
+                                                     Value bias) {
+  auto x = cast<RankedTensorType>(input.getType());
+  auto w = cast<RankedTensorType>(weight.getType());
   if (x.getRank() < 3 || w.getRank() != x.getRank())
     return n.emitError() << "expects input and weight of one rank, 3 or more",
            failure();
@@ -70,12 +75,17 @@ LogicalResult importConv(NodeImporter &n) {
     return n.emitError() << "kernel_shape does not match the weight's shape "
                          << w,
            failure();
-  return n.setResult(
-      n.create<ConvOp>(n.input(0), n.input(1), n.input(2),
-                       n.b.getDenseI64ArrayAttr(window->strides),
-                       n.b.getDenseI64ArrayAttr(window->pads),
-                       n.b.getDenseI64ArrayAttr(window->dilations),
-                       n.b.getI64IntegerAttr(n.attrInt("group", 1))));
+  return n.create<ConvOp>(input, weight, bias,
+                          n.b.getDenseI64ArrayAttr(window->strides),
+                          n.b.getDenseI64ArrayAttr(window->pads),
+                          n.b.getDenseI64ArrayAttr(window->dilations),
+                          n.b.getI64IntegerAttr(n.attrInt("group", 1)));
+}
+
+namespace {
+
+LogicalResult importConv(NodeImporter &n) {
+  return n.setResult(buildConv(n, n.input(0), n.input(1), n.input(2)));
 }
 
 LogicalResult importConvTranspose(NodeImporter &n) {
@@ -242,11 +252,12 @@ LogicalResult importGemm(NodeImporter &n) {
   return success();
 }
 
-/// MatMul with numpy semantics: 1-D operands are promoted to matrices and
-/// the added dimension is removed from the result.
-LogicalResult importMatMul(NodeImporter &n) {
-  Value a = n.input(0), b = n.input(1);
-  RankedTensorType aType = n.inputType(0), bType = n.inputType(1);
+} // namespace
+
+FailureOr<Value> mlir::int21::onnx_import::buildMatMul(NodeImporter &n, Value a,
+                                                       Value b) {
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto bType = cast<RankedTensorType>(b.getType());
   if (aType.getRank() == 0 || bType.getRank() == 0)
     return n.emitError() << "expects operands of rank 1 or more", failure();
   bool vecA = aType.getRank() == 1, vecB = bType.getRank() == 1;
@@ -272,11 +283,14 @@ LogicalResult importMatMul(NodeImporter &n) {
     if (vecA)
       shape.erase(shape.end() - (vecB ? 1 : 2));
     y = n.reshape(*y, shape);
-    if (failed(y))
-      return failure();
   }
-  n.setOutput(0, *y);
-  return success();
+  return y;
+}
+
+namespace {
+
+LogicalResult importMatMul(NodeImporter &n) {
+  return n.setResult(buildMatMul(n, n.input(0), n.input(1)));
 }
 
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at

@@ -234,6 +234,11 @@ SmallVector<Plan> planGroup(FusionGroupOp group) {
   linalg::LinalgOp root = getRoot(group);
   if (!root)
     return plans;
+  // A group that computes nothing (a dimension of 0) needs no schedule, and
+  // the knob heuristics divide by its dimensions.
+  if (hasStaticTensorLoops(root) &&
+      llvm::is_contained(root.getStaticLoopRanges(), 0))
+    return plans;
   SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
   if (auto schedule = group.getScheduleAttr()) {
     // A group that names its schedule gets it, with its knobs over the

@@ -94,6 +94,17 @@ struct ScalarBuilder {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
   Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  /// Whether the shift amount `y` is below the bit width (read unsigned: a
+  /// negative amount is as out of range as a huge one).
+  Value shiftInRange(Value y) {
+    Value width = constant(type.getIntOrFloatBitWidth());
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, y, width);
+  }
+  /// A logical shift (`shifted`, poison for amounts out of range) that
+  /// shifts everything out, leaving 0, for amounts of the width or more.
+  Value logicalShift(Value y, Value shifted) {
+    return select(shiftInRange(y), shifted, constant(0));
+  }
   /// -1, 0 or 1 by the sign of x (NaN stays NaN through the selects' 0);
   /// unsigned integers are never negative.
   Value sign(Value x) {
@@ -182,6 +193,18 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
         Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
         return s.select(fix, s.add(r, y), r);
       })
+      .Case([&](ShiftLeftOp) {
+        return s.logicalShift(y, arith::ShLIOp::create(b, loc, x, y));
+      })
+      .Case([&](ShiftRightOp) -> Value {
+        if (s.isUnsigned)
+          return s.logicalShift(y, arith::ShRUIOp::create(b, loc, x, y));
+        // An arithmetic shift by the width or more leaves only sign bits,
+        // which is a shift by width - 1.
+        Value last = s.constant(type.getIntOrFloatBitWidth() - 1);
+        Value amount = s.select(s.shiftInRange(y), y, last);
+        return arith::ShRSIOp::create(b, loc, x, amount);
+      })
       .Case([&](AndOp) { return Value(arith::AndIOp::create(b, loc, x, y)); })
       .Case([&](OrOp) { return Value(arith::OrIOp::create(b, loc, x, y)); })
       .Case([&](XorOp) { return Value(arith::XOrIOp::create(b, loc, x, y)); })
@@ -226,6 +249,15 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       })
       .Case([&](SinOp) { return Value(math::SinOp::create(b, loc, x)); })
       .Case([&](CosOp) { return Value(math::CosOp::create(b, loc, x)); })
+      .Case([&](TanOp) { return Value(math::TanOp::create(b, loc, x)); })
+      .Case([&](AsinOp) { return Value(math::AsinOp::create(b, loc, x)); })
+      .Case([&](AcosOp) { return Value(math::AcosOp::create(b, loc, x)); })
+      .Case([&](AtanOp) { return Value(math::AtanOp::create(b, loc, x)); })
+      .Case([&](SinhOp) { return Value(math::SinhOp::create(b, loc, x)); })
+      .Case([&](CoshOp) { return Value(math::CoshOp::create(b, loc, x)); })
+      .Case([&](AsinhOp) { return Value(math::AsinhOp::create(b, loc, x)); })
+      .Case([&](AcoshOp) { return Value(math::AcoshOp::create(b, loc, x)); })
+      .Case([&](AtanhOp) { return Value(math::AtanhOp::create(b, loc, x)); })
       .Case([&](CeilOp) { return Value(math::CeilOp::create(b, loc, x)); })
       .Case([&](FloorOp) { return Value(math::FloorOp::create(b, loc, x)); })
       .Case(

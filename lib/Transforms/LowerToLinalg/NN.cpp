@@ -27,6 +27,33 @@ TypedAttr infAttr(Type type, bool negative) {
   return FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), negative));
 }
 
+/// 0 of `type`, float or integer.
+TypedAttr zeroAttr(Type type) {
+  if (isa<FloatType>(type))
+    return floatAttr(type, 0.0);
+  return IntegerAttr::get(type, 0);
+}
+
+/// The value no element of `type` is below: -inf for floats, the smallest
+/// integer (0 when `isUnsigned`) for integers. Max pooling pads with it.
+TypedAttr lowestAttr(Type type, bool isUnsigned) {
+  if (isa<FloatType>(type))
+    return infAttr(type, /*negative=*/true);
+  unsigned width = type.getIntOrFloatBitWidth();
+  return IntegerAttr::get(type, isUnsigned ? APInt::getZero(width)
+                                           : APInt::getSignedMinValue(width));
+}
+
+/// acc + x * y on floats or integers (integers wrap).
+Value multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
+                         Value y) {
+  if (isa<FloatType>(acc.getType()))
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, acc,
+                               arith::MulIOp::create(b, loc, x, y));
+}
+
 /// `value` padded with `padValue` by `low`/`high` on its trailing dimensions
 /// (the leading ones get none); `value` itself when nothing is padded.
 Value padTrailing(OpBuilder &b, Location loc, Value value,
@@ -71,7 +98,7 @@ Value copyGeneric(OpBuilder &b, Location loc, RankedTensorType type,
 /// channel dimension (1), or zeros without one.
 Value convInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias) {
   if (!bias)
-    return filledTensor(b, loc, type, floatAttr(type.getElementType(), 0.0));
+    return filledTensor(b, loc, type, zeroAttr(type.getElementType()));
   return copyGeneric(
       b, loc, type, bias,
       AffineMap::get(type.getRank(), 0, getAffineDimExpr(1, b.getContext())));
@@ -106,10 +133,8 @@ Value genericGroupedConv(OpBuilder &b, Location loc, Value input, Value weight,
              b, loc, TypeRange{init.getType()}, ValueRange{input, weight},
              ValueRange{init}, maps, iterators,
              [](OpBuilder &nb, Location l, ValueRange args) {
-               Value product = arith::MulFOp::create(nb, l, args[0], args[1]);
                linalg::YieldOp::create(
-                   nb, l,
-                   Value(arith::AddFOp::create(nb, l, args[2], product)));
+                   nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
              })
       .getResult(0);
 }
@@ -167,7 +192,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Type elementType = resultType.getElementType();
     Value input =
         padTrailing(rewriter, loc, adaptor.getInput(), pads.take_front(k),
-                    pads.drop_front(k), floatAttr(elementType, 0.0));
+                    pads.drop_front(k), zeroAttr(elementType));
     Value weight = adaptor.getWeight();
     Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
 
@@ -332,15 +357,18 @@ struct PoolLowering : OpConversionPattern<OpTy> {
                        dilations[i] * (kernel[i] - 1) + 1;
       high[i] += std::max<int64_t>(needed - padded, 0);
     }
-    TypedAttr padValue = isMax ? infAttr(elementType, /*negative=*/true)
-                               : floatAttr(elementType, 0.0);
+    bool isUnsigned = isUnsignedElementType(op.getType());
+    TypedAttr padValue =
+        isMax ? lowestAttr(elementType, isUnsigned) : zeroAttr(elementType);
     Value input =
         padTrailing(rewriter, loc, adaptor.getInput(), low, high, padValue);
     Value init = filledTensor(rewriter, loc, resultType, padValue);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elementType);
 
     Value pooled;
-    if (k == 2) {
+    // The named max pool reads integers as signed: integers take the
+    // generic form, which picks the comparison.
+    if (k == 2 && isa<FloatType>(elementType)) {
       auto attrs = windowAttrs(rewriter, strides, dilations);
       SmallVector<Value> ins = {input, window};
       pooled = isMax
@@ -363,19 +391,22 @@ struct PoolLowering : OpConversionPattern<OpTy> {
           AffineMap::get(numDims, 0, dims(ctx, 0, 2 + k), ctx)};
       SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
       iterators.append(k, IteratorType::reduction);
-      pooled =
-          linalg::GenericOp::create(
-              rewriter, loc, TypeRange{resultType}, ValueRange{input, window},
-              init, maps, iterators,
-              [](OpBuilder &nb, Location l, ValueRange args) {
-                Value r =
-                    isMax
-                        ? Value(arith::MaximumFOp::create(nb, l, args[0],
-                                                          args[2]))
-                        : Value(arith::AddFOp::create(nb, l, args[0], args[2]));
-                linalg::YieldOp::create(nb, l, r);
-              })
-              .getResult(0);
+      pooled = linalg::GenericOp::create(
+                   rewriter, loc, TypeRange{resultType},
+                   ValueRange{input, window}, init, maps, iterators,
+                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                     Value r;
+                     if (!isMax)
+                       r = arith::AddFOp::create(nb, l, args[0], args[2]);
+                     else if (isa<FloatType>(elementType))
+                       r = arith::MaximumFOp::create(nb, l, args[0], args[2]);
+                     else if (isUnsigned)
+                       r = arith::MaxUIOp::create(nb, l, args[0], args[2]);
+                     else
+                       r = arith::MaxSIOp::create(nb, l, args[0], args[2]);
+                     linalg::YieldOp::create(nb, l, r);
+                   })
+                   .getResult(0);
     }
     if constexpr (!isMax)
       pooled = divideByCount(rewriter, loc, op, pooled, inputType, low);

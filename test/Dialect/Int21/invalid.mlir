@@ -814,6 +814,14 @@ func.func @einsum_implicit(%a: tensor<2x3xf32>) -> tensor<3xf32> {
 
 // -----
 
+func.func @shift_of_floats(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'int21.shift_left' op operand #0 must be statically shaped tensor of 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
+  %0 = int21.shift_left %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
 func.func @einsum_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
   // expected-error @+2 {{'int21.einsum' op expects dimension 'j' to have one size, got 3 and 4}}
   // expected-error @+1 {{'int21.einsum' op failed to infer returned types}}
@@ -828,4 +836,12 @@ func.func @einsum_rank(%a: tensor<2x3xf32>) -> tensor<2xf32> {
   // expected-error @+1 {{'int21.einsum' op failed to infer returned types}}
   %0 = int21.einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @avg_pool_of_integers(%x: tensor<1x1x4x4xi32>) {
+  // expected-error @+1 {{'int21.avg_pool' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = int21.avg_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
+  return
 }

@@ -61,6 +61,40 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<4xi32>, %b: tensor<5xi1>) {
   return
 }
 
+// CHECK-LABEL: func.func @trigonometry
+// CHECK-SAME: ([[X:%.+]]: tensor<2x3xf32>)
+func.func @trigonometry(%x: tensor<2x3xf32>) {
+  // CHECK: int21.tan [[X]] : tensor<2x3xf32>
+  // CHECK: int21.asin [[X]] : tensor<2x3xf32>
+  // CHECK: int21.acos [[X]] : tensor<2x3xf32>
+  // CHECK: int21.atan [[X]] : tensor<2x3xf32>
+  // CHECK: int21.sinh [[X]] : tensor<2x3xf32>
+  // CHECK: int21.cosh [[X]] : tensor<2x3xf32>
+  // CHECK: int21.asinh [[X]] : tensor<2x3xf32>
+  // CHECK: int21.acosh [[X]] : tensor<2x3xf32>
+  // CHECK: int21.atanh [[X]] : tensor<2x3xf32>
+  %0 = int21.tan %x : tensor<2x3xf32>
+  %1 = int21.asin %x : tensor<2x3xf32>
+  %2 = int21.acos %x : tensor<2x3xf32>
+  %3 = int21.atan %x : tensor<2x3xf32>
+  %4 = int21.sinh %x : tensor<2x3xf32>
+  %5 = int21.cosh %x : tensor<2x3xf32>
+  %6 = int21.asinh %x : tensor<2x3xf32>
+  %7 = int21.acosh %x : tensor<2x3xf32>
+  %8 = int21.atanh %x : tensor<2x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @shifts
+// CHECK-SAME: ([[U:%.+]]: tensor<4xui16>, [[A:%.+]]: tensor<1xui16>, [[I:%.+]]: tensor<2x4xi32>)
+func.func @shifts(%u: tensor<4xui16>, %a: tensor<1xui16>, %i: tensor<2x4xi32>) {
+  // CHECK: int21.shift_left [[U]], [[A]] : (tensor<4xui16>, tensor<1xui16>) -> tensor<4xui16>
+  // CHECK: int21.shift_right [[I]], [[I]] : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+  %0 = int21.shift_left %u, %a : (tensor<4xui16>, tensor<1xui16>) -> tensor<4xui16>
+  %1 = int21.shift_right %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+  return
+}
+
 // CHECK-LABEL: func.func @unary_with_attrs
 // CHECK-SAME: ([[X:%.+]]: tensor<2x3xf32>, [[I:%.+]]: tensor<4xi8>)
 func.func @unary_with_attrs(%x: tensor<2x3xf32>, %i: tensor<4xi8>) {
@@ -151,14 +185,19 @@ func.func @matmul(%a: tensor<4x1x8x16xf32>, %b: tensor<3x16x2xf32>) -> tensor<4x
 }
 
 // CHECK-LABEL: func.func @conv
-// CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<6x2x3x3xf32>, [[B:%.+]]: tensor<6xf32>)
-func.func @conv(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>) {
+// CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<6x2x3x3xf32>, [[B:%.+]]: tensor<6xf32>,
+// CHECK-SAME:  [[XI:%.+]]: tensor<1x4x8x8xi32>, [[WI:%.+]]: tensor<6x2x3x3xi32>, [[BI:%.+]]: tensor<6xi32>)
+func.func @conv(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>,
+                %xi: tensor<1x4x8x8xi32>, %wi: tensor<6x2x3x3xi32>, %bi: tensor<6xi32>) {
   // CHECK: int21.conv [[X]], [[W]], [[B]] {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x4xf32>
   // CHECK: int21.conv [[X]], [[W]] {dilations = array<i64: 2, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x4x6xf32>
+  // CHECK: int21.conv [[XI]], [[WI]], [[BI]] {{.*}} : (tensor<1x4x8x8xi32>, tensor<6x2x3x3xi32>, tensor<6xi32>) -> tensor<1x6x4x6xi32>
   %0 = int21.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64}
       : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x4xf32>
   %1 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 1>, group = 2 : i64}
       : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x4x6xf32>
+  %2 = int21.conv %xi, %wi, %bi {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 1>, group = 2 : i64}
+      : (tensor<1x4x8x8xi32>, tensor<6x2x3x3xi32>, tensor<6xi32>) -> tensor<1x6x4x6xi32>
   return
 }
 
@@ -172,8 +211,11 @@ func.func @conv_transpose(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: 
 }
 
 // CHECK-LABEL: func.func @pooling
-// CHECK-SAME: ([[X:%.+]]: tensor<1x2x7x7xf32>)
-func.func @pooling(%x: tensor<1x2x7x7xf32>) {
+// CHECK-SAME: ([[X:%.+]]: tensor<1x2x7x7xf32>, [[U:%.+]]: tensor<1x2x7x7xui8>)
+func.func @pooling(%x: tensor<1x2x7x7xf32>, %u: tensor<1x2x7x7xui8>) {
+  // CHECK: int21.max_pool [[U]] {{.*}} : (tensor<1x2x7x7xui8>) -> tensor<1x2x3x3xui8>
+  %u0 = int21.max_pool %u {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false}
+      : (tensor<1x2x7x7xui8>) -> tensor<1x2x3x3xui8>
   // CHECK: int21.max_pool [[X]] {ceil_mode = true, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32>
   // CHECK: int21.avg_pool [[X]] {ceil_mode = false, count_include_pad = true, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x7x7xf32>) -> tensor<1x2x7x7xf32>
   %0 = int21.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = true}

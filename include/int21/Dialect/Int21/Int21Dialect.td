@@ -57,6 +57,8 @@ def Int21_NumericLike : AnyTypeOf<[Int21_FloatLike, I8, I16, I32, I64,
 def Int21_Tensor : StaticShapeTensorOf<[AnyType]>;
 def Int21_FloatTensor : StaticShapeTensorOf<[Int21_FloatLike]>;
 def Int21_NumericTensor : StaticShapeTensorOf<[Int21_NumericLike]>;
+def Int21_IntegerTensor : StaticShapeTensorOf<[I8, I16, I32, I64,
+                                                UI8, UI16, UI32, UI64]>;
 def Int21_BoolTensor : StaticShapeTensorOf<[I1]>;
 def Int21_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
 

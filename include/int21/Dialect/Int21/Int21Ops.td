@@ -65,6 +65,18 @@ def Int21_TanhOp : Int21_UnaryOp<"tanh", Int21_FloatTensor, "the hyperbolic tang
 def Int21_SigmoidOp : Int21_UnaryOp<"sigmoid", Int21_FloatTensor, "1 / (1 + e^-x)">;
 def Int21_SinOp : Int21_UnaryOp<"sin", Int21_FloatTensor, "the sine">;
 def Int21_CosOp : Int21_UnaryOp<"cos", Int21_FloatTensor, "the cosine">;
+def Int21_TanOp : Int21_UnaryOp<"tan", Int21_FloatTensor, "the tangent">;
+def Int21_AsinOp : Int21_UnaryOp<"asin", Int21_FloatTensor, "the arcsine">;
+def Int21_AcosOp : Int21_UnaryOp<"acos", Int21_FloatTensor, "the arccosine">;
+def Int21_AtanOp : Int21_UnaryOp<"atan", Int21_FloatTensor, "the arctangent">;
+def Int21_SinhOp : Int21_UnaryOp<"sinh", Int21_FloatTensor, "the hyperbolic sine">;
+def Int21_CoshOp : Int21_UnaryOp<"cosh", Int21_FloatTensor, "the hyperbolic cosine">;
+def Int21_AsinhOp : Int21_UnaryOp<"asinh", Int21_FloatTensor,
+                                  "the inverse hyperbolic sine">;
+def Int21_AcoshOp : Int21_UnaryOp<"acosh", Int21_FloatTensor,
+                                  "the inverse hyperbolic cosine">;
+def Int21_AtanhOp : Int21_UnaryOp<"atanh", Int21_FloatTensor,
+                                  "the inverse hyperbolic tangent">;
 def Int21_CeilOp : Int21_UnaryOp<"ceil", Int21_FloatTensor, "the ceiling">;
 def Int21_FloorOp : Int21_UnaryOp<"floor", Int21_FloatTensor, "the floor">;
 def Int21_RoundOp : Int21_UnaryOp<"round", Int21_FloatTensor,
@@ -178,6 +190,11 @@ def Int21_MinOp : Int21_BinaryOp<"min", Int21_NumericTensor, "minimum", [Commuta
 }
 def Int21_ModOp : Int21_BinaryOp<"mod", Int21_NumericTensor,
     "remainder (sign of the divisor for integers, as C fmod for floats)">;
+def Int21_ShiftLeftOp : Int21_BinaryOp<"shift_left", Int21_IntegerTensor,
+    "left shift of lhs by rhs bits (0 when rhs is the bit width or more)">;
+def Int21_ShiftRightOp : Int21_BinaryOp<"shift_right", Int21_IntegerTensor,
+    "right shift of lhs by rhs bits, logical for unsigned and arithmetic for "
+    "signless integers (shifts of the bit width or more shift everything out)">;
 let hasFolder = 1 in {
 def Int21_AndOp : Int21_BinaryOp<"and", Int21_BoolTensor, "logical and", [Commutative]>;
 def Int21_OrOp : Int21_BinaryOp<"or", Int21_BoolTensor, "logical or", [Commutative]>;
@@ -257,13 +274,15 @@ def Int21_ConvOp : Int21_Op<"conv", [Pure, InferTypeOpAdaptor]> {
     `pads` has 2k: the begin pads of every spatial dimension, then the end pads.
     Output dimension i is
     `floor((Di + pad_begin_i + pad_end_i - dilation_i * (Ki - 1) - 1) / stride_i) + 1`.
-    Depthwise convolution is `group == C == F`.
+    Depthwise convolution is `group == C == F`. Integer convolutions
+    (ONNX ConvInteger, imported with operands widened to `i32`) accumulate
+    in the element type, wrapping on overflow.
   }];
-  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$weight,
-                       Optional<Int21_FloatTensor>:$bias,
+  let arguments = (ins Int21_NumericTensor:$input, Int21_NumericTensor:$weight,
+                       Optional<Int21_NumericTensor>:$bias,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        DenseI64ArrayAttr:$dilations, I64Attr:$group);
-  let results = (outs Int21_FloatTensor:$output);
+  let results = (outs Int21_NumericTensor:$output);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -304,7 +323,12 @@ class Int21_PoolOp<string mnemonic, string doc>
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Int21_MaxPoolOp : Int21_PoolOp<"max_pool", "max">;
+def Int21_MaxPoolOp : Int21_PoolOp<"max_pool", "max"> {
+  let arguments = (ins Int21_NumericTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode);
+  let results = (outs Int21_NumericTensor:$output);
+}
 def Int21_AvgPoolOp : Int21_PoolOp<"avg_pool", "average"> {
   let arguments = (ins Int21_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
