@@ -90,6 +90,8 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerNNOps(t);
     registerTensorOps(t);
     registerReductionOps(t);
+    registerIndexingOps(t);
+    registerResamplingOps(t);
     return t;
   }();
   return table;
