@@ -1,7 +1,7 @@
 // RUN: int21-opt %s -int21-lower-to-linalg -split-input-file | FileCheck %s
 
-// Tests the lowering of gathers, scatters, resize, cumsum and topk
-// (lib/Transforms/LowerToLinalg/{Indexing,Resampling,Scans}.cpp).
+// Tests the lowering of gathers, scatters, resize, grid_sample, roi_align,
+// cumsum and topk (lib/Transforms/LowerToLinalg/{Indexing,Resampling,Scans}.cpp).
 
 // GatherElements reads data at the output coordinates with the axis one
 // replaced by the normalised, clamped index.
@@ -128,4 +128,40 @@ func.func @cumsum(%x: tensor<3x5xi32>) -> tensor<3x5xi32> {
 func.func @topk(%x: tensor<2x7xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
   %v, %i = int21.topk %x {k = 3 : i64, axis = 1 : i64, largest = true} : (tensor<2x7xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
   return %v, %i : tensor<2x3xf32>, tensor<2x3xi64>
+}
+
+// -----
+
+// GridSample reads its point from the grid and, bilinear, four taps of the
+// input, each zero outside it.
+// CHECK-LABEL: func.func @grid_sample
+// CHECK-SAME: ([[X:%.+]]: tensor<1x2x3x4xf32>, [[G:%.+]]: tensor<1x5x6x2xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: outs({{.*}} : tensor<1x2x5x6xf32>)
+// CHECK: tensor.extract [[G]]
+// CHECK: tensor.extract [[G]]
+// CHECK: math.floor
+// CHECK-COUNT-4: tensor.extract [[X]]
+// CHECK: linalg.yield
+func.func @grid_sample(%x: tensor<1x2x3x4xf32>, %g: tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32> {
+  %0 = int21.grid_sample %x, %g {mode = #int21<grid_sample_mode bilinear>, padding = #int21<grid_padding zeros>, align_corners = false} : (tensor<1x2x3x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x2x5x6xf32>
+  return %0 : tensor<1x2x5x6xf32>
+}
+
+// -----
+
+// RoiAlign loops over the samples of a bin inside the generic's body; with
+// sampling_ratio 0 their number depends on the region.
+// CHECK-LABEL: func.func @roi_align
+// CHECK: linalg.generic
+// CHECK-SAME: outs({{.*}} : tensor<3x2x2x2xf32>)
+// CHECK: math.ceil
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-COUNT-4: tensor.extract %arg0
+// CHECK: arith.divf
+// CHECK: linalg.yield
+func.func @roi_align(%x: tensor<1x2x8x8xf32>, %rois: tensor<3x4xf32>, %b: tensor<3xi64>) -> tensor<3x2x2x2xf32> {
+  %0 = int21.roi_align %x, %rois, %b {output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 1.000000e+00 : f32, half_pixel = true, max = false} : (tensor<1x2x8x8xf32>, tensor<3x4xf32>, tensor<3xi64>) -> tensor<3x2x2x2xf32>
+  return %0 : tensor<3x2x2x2xf32>
 }
