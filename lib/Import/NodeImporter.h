@@ -102,6 +102,18 @@ public:
     return finish(op.getOperation());
   }
 
+  /// `create` for an op with `numResults` results whose types it infers (and
+  /// no folder): the op, or failure with a diagnostic.
+  template <typename OpTy, typename... Args>
+  FailureOr<OpTy> createMultiResult(unsigned numResults, Args &&...args) {
+    SmallVector<Type> placeholders(numResults, b.getNoneType());
+    OpTy op = OpTy::create(b, loc, TypeRange(placeholders),
+                           std::forward<Args>(args)...);
+    if (failed(finish(op.getOperation())))
+      return failure();
+    return op;
+  }
+
   Value constant(ElementsAttr value);
   /// A constant of `shape` (default: scalar) filled with `value`.
   Value splat(Type elementType, double value, ArrayRef<int64_t> shape = {});
@@ -133,6 +145,8 @@ void registerContractionOps(OpImportTable &table);
 void registerMaskOps(OpImportTable &table);
 void registerRearrangeOps(OpImportTable &table);
 void registerQuantizationOps(OpImportTable &table);
+void registerIndexingOps(OpImportTable &table);
+void registerResamplingOps(OpImportTable &table);
 
 /// MatMul with numpy semantics: 1-D operands are promoted to matrices and
 /// the added dimension is removed from the result.

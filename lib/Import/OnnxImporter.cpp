@@ -97,6 +97,8 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
     registerMaskOps(t);
     registerRearrangeOps(t);
     registerQuantizationOps(t);
+    registerIndexingOps(t);
+    registerResamplingOps(t);
     return t;
   }();
   return table;

@@ -20,7 +20,8 @@ namespace {
 /// groups, where later stages turn them into views or copies.
 bool isDataMovement(Operation *op) {
   return isa<ConstantOp, ReshapeOp, TransposeOp, ExpandOp, ConcatOp, SliceOp,
-             GatherOp, PadOp>(op);
+             GatherOp, PadOp, GatherElementsOp, GatherNDOp, ScatterElementsOp,
+             ScatterNDOp>(op);
 }
 
 bool isElementwise(Operation *op) {

@@ -38,7 +38,8 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "func::FuncOp"> {
     Rewrites every int21 op (inside fusion groups or not) into upstream ops
     on tensors: named linalg ops where they exist (matmul, batch_matmul,
     transpose, reduce, softmax, the convolution and pooling families), and
-    `linalg.generic` otherwise. Elementwise ops share one table-driven
+    `linalg.generic` otherwise, and `scf.for` loops where a result element
+    depends on earlier ones (scatters, scans). Elementwise ops share one table-driven
     lowering whose broadcasting becomes indexing maps. Fusion groups stay, so
     that schedules can be applied per group afterwards. An op that cannot be
     lowered (for instance an unsupported element type) is an error at its
@@ -46,7 +47,8 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "func::FuncOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -747,6 +747,244 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// Indexing: gather and scatter
+//===----------------------------------------------------------------------===//
+
+/// Checks that every dimension of `indices` but `axis` is at most the data's,
+/// so that the element-wise gathers and scatters stay in bounds.
+static LogicalResult verifyIndicesFit(std::optional<Location> loc,
+                                      StringRef name, RankedTensorType data,
+                                      RankedTensorType indices, int64_t axis) {
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != axis && indices.getDimSize(d) > data.getDimSize(d))
+      return inferError(loc, name, "expects indices dimension ", d, " (",
+                        indices.getDimSize(d), ") to be at most the data's (",
+                        data.getDimSize(d), ")");
+  return success();
+}
+
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto data = cast<RankedTensorType>(adaptor.getData().getType());
+  auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= data.getRank())
+    return inferError(loc, name, "expects axis in [0, ", data.getRank(),
+                      "), got ", axis);
+  if (indices.getRank() != data.getRank())
+    return inferError(loc, name, "expects indices of the data's rank ",
+                      data.getRank(), ", got ", indices.getRank());
+  if (failed(verifyIndicesFit(loc, name, data, indices, axis)))
+    return failure();
+  inferred.push_back(
+      RankedTensorType::get(indices.getShape(), data.getElementType()));
+  return success();
+}
+
+LogicalResult
+ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto data = cast<RankedTensorType>(adaptor.getData().getType());
+  auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+  auto updates = cast<RankedTensorType>(adaptor.getUpdates().getType());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= data.getRank())
+    return inferError(loc, name, "expects axis in [0, ", data.getRank(),
+                      "), got ", axis);
+  if (indices.getShape() != updates.getShape())
+    return inferError(
+        loc, name, "expects indices and updates of one shape, got ",
+        shapeStr(indices.getShape()), " and ", shapeStr(updates.getShape()));
+  if (indices.getRank() != data.getRank())
+    return inferError(loc, name, "expects indices of the data's rank ",
+                      data.getRank(), ", got ", indices.getRank());
+  if (failed(verifyIndicesFit(loc, name, data, indices, axis)))
+    return failure();
+  inferred.push_back(data);
+  return success();
+}
+
+/// Checks the index tuples of GatherND / ScatterND: `indices` is
+/// `[batch..., M..., k]` with the batch dimensions equal to the data's and
+/// `batch + k` at most the data's rank.
+static LogicalResult verifyIndexTuples(std::optional<Location> loc,
+                                       StringRef name, RankedTensorType data,
+                                       RankedTensorType indices,
+                                       int64_t batchDims) {
+  if (indices.getRank() < 1)
+    return inferError(loc, name, "expects indices of rank 1 or more");
+  if (batchDims < 0 || batchDims >= std::min(data.getRank(), indices.getRank()))
+    return inferError(loc, name, "expects batch_dims in [0, ",
+                      std::min(data.getRank(), indices.getRank()), "), got ",
+                      batchDims);
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (indices.getDimSize(d) != data.getDimSize(d))
+      return inferError(
+          loc, name, "expects indices and data to agree on batch dimension ", d,
+          ", got ", indices.getDimSize(d), " and ", data.getDimSize(d));
+  int64_t k = indices.getShape().back();
+  if (k < 1 || batchDims + k > data.getRank())
+    return inferError(loc, name, "expects index tuples of 1 to ",
+                      data.getRank() - batchDims, " entries, got ", k);
+  return success();
+}
+
+LogicalResult GatherNDOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  auto data = cast<RankedTensorType>(adaptor.getData().getType());
+  auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+  int64_t batchDims = adaptor.getBatchDims();
+  if (failed(
+          verifyIndexTuples(loc, getOperationName(), data, indices, batchDims)))
+    return failure();
+  int64_t k = indices.getShape().back();
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  llvm::append_range(shape, data.getShape().drop_front(batchDims + k));
+  inferred.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+LogicalResult ScatterNDOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto data = cast<RankedTensorType>(adaptor.getData().getType());
+  auto indices = cast<RankedTensorType>(adaptor.getIndices().getType());
+  auto updates = cast<RankedTensorType>(adaptor.getUpdates().getType());
+  if (failed(verifyIndexTuples(loc, name, data, indices, 0)))
+    return failure();
+  int64_t k = indices.getShape().back();
+  SmallVector<int64_t> expected(indices.getShape().drop_back());
+  llvm::append_range(expected, data.getShape().drop_front(k));
+  if (updates.getShape() != ArrayRef<int64_t>(expected))
+    return inferError(loc, name, "expects updates of shape ",
+                      shapeStr(expected), ", got ",
+                      shapeStr(updates.getShape()));
+  inferred.push_back(data);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Resampling, scans and selection
+//===----------------------------------------------------------------------===//
+
+LogicalResult ResizeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank)
+    return emitOpError() << "expects input and result of one rank, got " << rank
+                         << " and " << out.getRank();
+  if (static_cast<int64_t>(getScales().size()) != rank)
+    return emitOpError() << "expects " << rank << " scales, got "
+                         << getScales().size();
+  if (llvm::any_of(getScales(), [](float s) { return !(s > 0); }))
+    return emitOpError() << "expects positive scales";
+  if (getCoordinateTransform() == CoordinateTransform::TFCropAndResize &&
+      static_cast<int64_t>(getRoi().size()) != 2 * rank)
+    return emitOpError() << "expects " << 2 * rank
+                         << " roi entries (starts, then ends) with "
+                            "tf_crop_and_resize, got "
+                         << getRoi().size();
+  if (getMode() != ResizeMode::Nearest && !isa<FloatType>(in.getElementType()))
+    return emitOpError() << "supports " << stringifyResizeMode(getMode())
+                         << " interpolation of floats only, got "
+                         << in.getElementType();
+  for (int64_t d = 0; d < rank; ++d)
+    if (in.getDimSize(d) == 0 && out.getDimSize(d) != 0)
+      return emitOpError() << "cannot resize empty dimension " << d << " to "
+                           << out.getDimSize(d) << " elements";
+  return success();
+}
+
+LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto grid = cast<RankedTensorType>(adaptor.getGrid().getType());
+  if (input.getRank() != 4)
+    return inferError(loc, name,
+                      "expects an input of rank 4 (N, C, H, W), "
+                      "got rank ",
+                      input.getRank());
+  if (grid.getRank() != 4 || grid.getDimSize(0) != input.getDimSize(0) ||
+      grid.getDimSize(3) != 2)
+    return inferError(loc, name, "expects a grid of shape ",
+                      input.getDimSize(0), "xHoxWox2, got ",
+                      shapeStr(grid.getShape()));
+  inferred.push_back(
+      RankedTensorType::get({input.getDimSize(0), input.getDimSize(1),
+                             grid.getDimSize(1), grid.getDimSize(2)},
+                            input.getElementType()));
+  return success();
+}
+
+LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto rois = cast<RankedTensorType>(adaptor.getRois().getType());
+  auto batch = cast<RankedTensorType>(adaptor.getBatchIndices().getType());
+  if (input.getRank() != 4)
+    return inferError(loc, name,
+                      "expects an input of rank 4 (N, C, H, W), "
+                      "got rank ",
+                      input.getRank());
+  if (rois.getRank() != 2 || rois.getDimSize(1) != 4)
+    return inferError(loc, name, "expects rois of shape Rx4, got ",
+                      shapeStr(rois.getShape()));
+  if (batch.getRank() != 1 || batch.getDimSize(0) != rois.getDimSize(0))
+    return inferError(loc, name, "expects batch_indices of shape ",
+                      rois.getDimSize(0), ", got ", shapeStr(batch.getShape()));
+  int64_t height = adaptor.getOutputHeight(), width = adaptor.getOutputWidth();
+  int64_t ratio = adaptor.getSamplingRatio();
+  if (height <= 0 || width <= 0 || ratio < 0)
+    return inferError(loc, name,
+                      "expects a positive output size and a "
+                      "non-negative sampling_ratio");
+  inferred.push_back(RankedTensorType::get(
+      {rois.getDimSize(0), input.getDimSize(1), height, width},
+      input.getElementType()));
+  return success();
+}
+
+LogicalResult CumSumOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  StringRef name = getOperationName();
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  int64_t axis = adaptor.getAxis(), k = adaptor.getK();
+  if (axis < 0 || axis >= input.getRank())
+    return inferError(loc, name, "expects axis in [0, ", input.getRank(),
+                      "), got ", axis);
+  if (k < 0 || k > input.getDimSize(axis))
+    return inferError(loc, name, "expects k in [0, ", input.getDimSize(axis),
+                      "], got ", k);
+  SmallVector<int64_t> shape(input.getShape());
+  shape[axis] = k;
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // FusionGroupOp
 //===----------------------------------------------------------------------===//
 

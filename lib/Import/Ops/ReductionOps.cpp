@@ -1,8 +1,9 @@
-//===- ReductionOps.cpp - import of ONNX Reduce* and Arg* operators -------===//
+//===- ReductionOps.cpp - import of ONNX reductions, scans and TopK -------===//
 //
 // The five basic reductions map onto int21 reduce ops; ReduceL1, ReduceL2,
 // ReduceSumSquare, ReduceLogSum and ReduceLogSumExp are compositions of an
-// elementwise prologue, a sum and an elementwise epilogue.
+// elementwise prologue, a sum and an elementwise epilogue. ArgMax, ArgMin,
+// CumSum and TopK have ops of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,49 @@ template <typename ArgOpTy> LogicalResult importArgReduce(NodeImporter &n) {
       n.b.getBoolAttr(n.attrInt("select_last_index", 0) != 0)));
 }
 
+LogicalResult importCumSum(NodeImporter &n) {
+  FailureOr<double> given = n.constantScalar(1, "axis");
+  if (failed(given))
+    return failure();
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(static_cast<int64_t>(*given), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  return n.setResult(
+      n.create<CumSumOp>(n.input(0), n.b.getI64IntegerAttr(*axis),
+                         n.b.getBoolAttr(n.attrInt("exclusive", 0) != 0),
+                         n.b.getBoolAttr(n.attrInt("reverse", 0) != 0)));
+}
+
+LogicalResult importTopK(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  FailureOr<int64_t> axis = n.normalizeAxis(n.attrInt("axis", -1), x.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t k;
+  if (n.sinceVersion < 10) {
+    k = n.attrInt("k", -1);
+  } else {
+    FailureOr<double> given = n.constantScalar(1, "K");
+    if (failed(given))
+      return failure();
+    k = static_cast<int64_t>(*given);
+  }
+  if (k < 0 || k > x.getDimSize(*axis))
+    return n.emitError() << "k = " << k << " is outside [0, "
+                         << x.getDimSize(*axis) << "]",
+           failure();
+  // Unsorted results may come in any order: the sorted order is one.
+  FailureOr<TopKOp> topk = n.createMultiResult<TopKOp>(
+      2, n.input(0), n.b.getI64IntegerAttr(k), n.b.getI64IntegerAttr(*axis),
+      n.b.getBoolAttr(n.attrInt("largest", 1) != 0));
+  if (failed(topk))
+    return failure();
+  n.setOutput(0, topk->getValues());
+  n.setOutput(1, topk->getIndices());
+  return success();
+}
+
 } // namespace
 
 void mlir::int21::onnx_import::registerReductionOps(OpImportTable &t) {
@@ -110,4 +154,6 @@ void mlir::int21::onnx_import::registerReductionOps(OpImportTable &t) {
       importReduce<ReduceSumOp, Prologue::Exp, Epilogue::Log>};
   t["ArgMax"] = {importArgReduce<ArgMaxOp>};
   t["ArgMin"] = {importArgReduce<ArgMinOp>};
+  t["CumSum"] = {importCumSum, 11};
+  t["TopK"] = {importTopK};
 }

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 namespace mlir::int21 {
@@ -68,6 +69,22 @@ Value lowering::broadcastingGeneric(
         b.getContext(), cast<RankedTensorType>(v.getType()).getShape(),
         type.getShape()));
   return parallelGeneric(b, loc, type, inputs, maps, body);
+}
+
+Value lowering::normalizeIndex(OpBuilder &b, Location loc, Value index,
+                               int64_t size) {
+  if (!index.getType().isIndex())
+    index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = arith::AddIOp::create(
+      b, loc, index, arith::ConstantIndexOp::create(b, loc, size));
+  index = arith::SelectOp::create(b, loc, negative, wrapped, index);
+  Value last =
+      arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(size - 1, 0));
+  return arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, index, last), zero);
 }
 
 Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value value,
@@ -159,7 +176,8 @@ struct LowerToLinalgPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     target.addIllegalDialect<Int21Dialect>();
     target.addLegalOp<FusionGroupOp, YieldOp>();
 
@@ -170,6 +188,9 @@ struct LowerToLinalgPass
     populateNNLoweringPatterns(converter, patterns);
     populateNormalizationLoweringPatterns(converter, patterns);
     populateDataMovementLoweringPatterns(converter, patterns);
+    populateIndexingLoweringPatterns(converter, patterns);
+    populateResamplingLoweringPatterns(converter, patterns);
+    populateScanLoweringPatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

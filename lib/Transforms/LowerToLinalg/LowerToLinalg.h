@@ -44,6 +44,12 @@ Value broadcastingGeneric(
     OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// `index` (an integer of any width, or an index) as an `index` into a
+/// dimension of `size`: negative values count from the end, and the result
+/// is clamped into [0, size), so that whatever the input, it never reaches
+/// outside the dimension (ONNX calls out-of-range indices an error).
+Value normalizeIndex(OpBuilder &b, Location loc, Value index, int64_t size);
+
 /// `value` reshaped to `type` (same number of elements) with
 /// tensor.collapse_shape / tensor.expand_shape.
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,
@@ -90,6 +96,12 @@ void populateNormalizationLoweringPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
 void populateDataMovementLoweringPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
+void populateIndexingLoweringPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
+void populateResamplingLoweringPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+void populateScanLoweringPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
 
 } // namespace mlir::int21::lowering
 

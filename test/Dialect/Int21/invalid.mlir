@@ -845,3 +845,72 @@ func.func @avg_pool_of_integers(%x: tensor<1x1x4x4xi32>) {
   %0 = int21.avg_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
   return
 }
+
+// -----
+
+func.func @gather_elements_indices_too_wide(%d: tensor<3x4xf32>, %i: tensor<2x5xi64>) {
+  // expected-error @+2 {{'int21.gather_elements' op expects indices dimension 1 (5) to be at most the data's (4)}}
+  // expected-error @+1 {{'int21.gather_elements' op failed to infer returned types}}
+  %0 = int21.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x5xi64>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_shapes(%d: tensor<3x4xf32>, %i: tensor<2x4xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+2 {{'int21.scatter_elements' op expects indices and updates of one shape, got 2x4 and 2x3}}
+  // expected-error @+1 {{'int21.scatter_elements' op failed to infer returned types}}
+  %0 = int21.scatter_elements %d, %i, %u {axis = 0 : i64, reduction = #int21<scatter_reduction add>} : (tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_tuple_too_long(%d: tensor<3x4xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+2 {{'int21.gather_nd' op expects index tuples of 1 to 2 entries, got 3}}
+  // expected-error @+1 {{'int21.gather_nd' op failed to infer returned types}}
+  %0 = int21.gather_nd %d, %i {batch_dims = 0 : i64} : (tensor<3x4xf32>, tensor<2x3xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_updates(%d: tensor<3x4xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+2 {{'int21.scatter_nd' op expects updates of shape 2x4, got 2x3}}
+  // expected-error @+1 {{'int21.scatter_nd' op failed to infer returned types}}
+  %0 = int21.scatter_nd %d, %i, %u {reduction = #int21<scatter_reduction none>} : (tensor<3x4xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @resize_linear_integers(%x: tensor<2x2xi32>) {
+  // expected-error @+1 {{'int21.resize' op supports linear interpolation of floats only, got 'i32'}}
+  %0 = int21.resize %x {mode = #int21<resize_mode linear>, coordinate_transform = #int21<coordinate_transform half_pixel>, nearest_mode = #int21<nearest_mode floor>, cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 0.000000e+00 : f32, scales = array<f32: 2.0, 2.0>, roi = array<f32>} : tensor<2x2xi32> to tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @resize_crop_without_roi(%x: tensor<2x2xf32>) {
+  // expected-error @+1 {{'int21.resize' op expects 4 roi entries (starts, then ends) with tf_crop_and_resize, got 0}}
+  %0 = int21.resize %x {mode = #int21<resize_mode linear>, coordinate_transform = #int21<coordinate_transform tf_crop_and_resize>, nearest_mode = #int21<nearest_mode floor>, cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 0.000000e+00 : f32, scales = array<f32: 2.0, 2.0>, roi = array<f32>} : tensor<2x2xf32> to tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @topk_k_too_large(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{'int21.topk' op expects k in [0, 4], got 5}}
+  // expected-error @+1 {{'int21.topk' op failed to infer returned types}}
+  %v, %i = int21.topk %x {k = 5 : i64, axis = 1 : i64, largest = true} : (tensor<3x4xf32>) -> (tensor<3x5xf32>, tensor<3x5xi64>)
+  return
+}
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<3x4xf32>) {
+  // expected-error @+1 {{'int21.cumsum' op expects axis in [0, 2), got 2}}
+  %0 = int21.cumsum %x {axis = 2 : i64, exclusive = false, reverse = false} : tensor<3x4xf32>
+  return
+}

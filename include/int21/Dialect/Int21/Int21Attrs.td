@@ -17,6 +17,85 @@ def Int21_PadMode : I32EnumAttr<"PadMode", "how int21.pad fills the border", [
 }
 def Int21_PadModeAttr : EnumAttr<Int21_Dialect, Int21_PadMode, "pad_mode">;
 
+def Int21_ResizeMode : I32EnumAttr<"ResizeMode",
+    "how int21.resize interpolates", [
+    I32EnumAttrCase<"Nearest", 0, "nearest">,
+    I32EnumAttrCase<"Linear", 1, "linear">,
+    I32EnumAttrCase<"Cubic", 2, "cubic">
+  ]> {
+  let cppNamespace = "::mlir::int21";
+  let genSpecializedAttr = 0;
+}
+def Int21_ResizeModeAttr
+    : EnumAttr<Int21_Dialect, Int21_ResizeMode, "resize_mode">;
+
+def Int21_CoordinateTransform : I32EnumAttr<"CoordinateTransform",
+    "how int21.resize maps an output coordinate to an input coordinate", [
+    I32EnumAttrCase<"HalfPixel", 0, "half_pixel">,
+    I32EnumAttrCase<"PytorchHalfPixel", 1, "pytorch_half_pixel">,
+    I32EnumAttrCase<"AlignCorners", 2, "align_corners">,
+    I32EnumAttrCase<"Asymmetric", 3, "asymmetric">,
+    I32EnumAttrCase<"TFHalfPixelForNN", 4, "tf_half_pixel_for_nn">,
+    I32EnumAttrCase<"TFCropAndResize", 5, "tf_crop_and_resize">,
+    I32EnumAttrCase<"HalfPixelSymmetric", 6, "half_pixel_symmetric">
+  ]> {
+  let cppNamespace = "::mlir::int21";
+  let genSpecializedAttr = 0;
+}
+def Int21_CoordinateTransformAttr
+    : EnumAttr<Int21_Dialect, Int21_CoordinateTransform, "coordinate_transform">;
+
+def Int21_NearestMode : I32EnumAttr<"NearestMode",
+    "how int21.resize rounds a coordinate in nearest mode", [
+    I32EnumAttrCase<"RoundPreferFloor", 0, "round_prefer_floor">,
+    I32EnumAttrCase<"RoundPreferCeil", 1, "round_prefer_ceil">,
+    I32EnumAttrCase<"Floor", 2, "floor">,
+    I32EnumAttrCase<"Ceil", 3, "ceil">
+  ]> {
+  let cppNamespace = "::mlir::int21";
+  let genSpecializedAttr = 0;
+}
+def Int21_NearestModeAttr
+    : EnumAttr<Int21_Dialect, Int21_NearestMode, "nearest_mode">;
+
+def Int21_ScatterReduction : I32EnumAttr<"ScatterReduction",
+    "how a scatter combines an update with the element it lands on", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Add", 1, "add">,
+    I32EnumAttrCase<"Mul", 2, "mul">,
+    I32EnumAttrCase<"Max", 3, "max">,
+    I32EnumAttrCase<"Min", 4, "min">
+  ]> {
+  let cppNamespace = "::mlir::int21";
+  let genSpecializedAttr = 0;
+}
+def Int21_ScatterReductionAttr
+    : EnumAttr<Int21_Dialect, Int21_ScatterReduction, "scatter_reduction">;
+
+def Int21_GridSampleMode : I32EnumAttr<"GridSampleMode",
+    "how int21.grid_sample interpolates", [
+    I32EnumAttrCase<"Bilinear", 0, "bilinear">,
+    I32EnumAttrCase<"Nearest", 1, "nearest">,
+    I32EnumAttrCase<"Bicubic", 2, "bicubic">
+  ]> {
+  let cppNamespace = "::mlir::int21";
+  let genSpecializedAttr = 0;
+}
+def Int21_GridSampleModeAttr
+    : EnumAttr<Int21_Dialect, Int21_GridSampleMode, "grid_sample_mode">;
+
+def Int21_GridPadding : I32EnumAttr<"GridPadding",
+    "what int21.grid_sample reads outside the input", [
+    I32EnumAttrCase<"Zeros", 0, "zeros">,
+    I32EnumAttrCase<"Border", 1, "border">,
+    I32EnumAttrCase<"Reflection", 2, "reflection">
+  ]> {
+  let cppNamespace = "::mlir::int21";
+  let genSpecializedAttr = 0;
+}
+def Int21_GridPaddingAttr
+    : EnumAttr<Int21_Dialect, Int21_GridPadding, "grid_padding">;
+
 def Int21_ScheduleAttr : AttrDef<Int21_Dialect, "Schedule"> {
   let mnemonic = "schedule";
   let summary = "the resolved schedule applied to a fusion group";

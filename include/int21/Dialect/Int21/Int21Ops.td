@@ -525,6 +525,175 @@ def Int21_PadOp : Int21_Op<"pad",
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Int21_GatherElementsOp : Int21_Op<"gather_elements",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "gather of single elements along one axis (ONNX GatherElements)";
+  let description = [{
+    The result has the shape of `indices`; element `p` is `data[p']`, where
+    `p'` is `p` with its `axis` coordinate replaced by `indices[p]`. Every
+    other dimension of `indices` is at most that of `data`. Negative indices
+    count from the end; indices out of range are clamped into the axis, so
+    the op never reads out of bounds.
+  }];
+  let arguments = (ins Int21_Tensor:$data, Int21_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_ScatterElementsOp : Int21_Op<"scatter_elements",
+    [Pure, InferTypeOpAdaptor,
+     AllElementTypesMatch<["data", "updates", "output"]>]> {
+  let summary = "scatter of single elements along one axis (ONNX ScatterElements)";
+  let description = [{
+    The result is `data` with `updates[p]` combined into element `p'`, where
+    `p'` is `p` with its `axis` coordinate replaced by `indices[p]`; `indices`
+    and `updates` have one shape. Updates apply in row-major order of `p`:
+    with `reduction = none` a later update to the same element wins, otherwise
+    they accumulate. Negative indices count from the end; indices out of range
+    are clamped into the axis, so the op never writes out of bounds.
+  }];
+  let arguments = (ins Int21_Tensor:$data, Int21_IndexTensor:$indices,
+                       Int21_Tensor:$updates, I64Attr:$axis,
+                       Int21_ScatterReductionAttr:$reduction);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_GatherNDOp : Int21_Op<"gather_nd",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "gather of slices by index tuples (ONNX GatherND)";
+  let description = [{
+    With `b = batch_dims` and `indices` of shape `[B..., M..., k]` (the first
+    `b` dimensions shared with `data`), every tuple of `k` indices selects the
+    slice `data[B..., i1, ..., ik, :]`; the result is
+    `indices.shape[:-1] + data.shape[b + k:]`. Negative indices count from the
+    end; indices out of range are clamped, so the op never reads out of bounds.
+  }];
+  let arguments = (ins Int21_Tensor:$data, Int21_IndexTensor:$indices,
+                       I64Attr:$batch_dims);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_ScatterNDOp : Int21_Op<"scatter_nd",
+    [Pure, InferTypeOpAdaptor,
+     AllElementTypesMatch<["data", "updates", "output"]>]> {
+  let summary = "scatter of slices by index tuples (ONNX ScatterND)";
+  let description = [{
+    `indices` is `[M..., k]`; every tuple of `k` indices names the slice
+    `data[i1, ..., ik, :]`, and `updates` is `[M..., data.shape[k:]...]`. The
+    slices are combined into a copy of `data` in row-major order of the
+    tuples (a later one wins with `reduction = none`). Negative indices count
+    from the end; indices out of range are clamped, so the op never writes
+    out of bounds.
+  }];
+  let arguments = (ins Int21_Tensor:$data, Int21_IndexTensor:$indices,
+                       Int21_Tensor:$updates,
+                       Int21_ScatterReductionAttr:$reduction);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_ResizeOp : Int21_Op<"resize",
+    [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "resampling of every dimension by interpolation (ONNX Resize)";
+  let description = [{
+    Output coordinate `x` of dimension `d` maps to an input coordinate by
+    `coordinate_transform`, with `scales[d]` the scale of the dimension
+    (the output size over the input size, unless ONNX gave scales; the
+    resized length in the formulas is the input size times the scale, as in
+    ONNX's reference) and, for
+    `tf_crop_and_resize`, the region `roi` (`2 * rank` entries, starts then
+    ends, normalised to [0, 1]); a sample outside the input is then
+    `extrapolation_value`. The input is interpolated there: `nearest`
+    (rounded by `nearest_mode`), `linear` (2 taps per resized dimension) or
+    `cubic` (4 taps, Keys' kernel with `cubic_coeff_a`; with
+    `exclude_outside` the weights of taps outside the input are dropped and
+    the rest renormalised). Linear and cubic clamp taps to the border. A
+    dimension with scale 1 and the identity transform is copied. The output
+    shape is the result type's.
+  }];
+  let arguments = (ins Int21_NumericTensor:$input, Int21_ResizeModeAttr:$mode,
+                       Int21_CoordinateTransformAttr:$coordinate_transform,
+                       Int21_NearestModeAttr:$nearest_mode,
+                       F32Attr:$cubic_coeff_a, BoolAttr:$exclude_outside,
+                       F32Attr:$extrapolation_value,
+                       DenseF32ArrayAttr:$scales, DenseF32ArrayAttr:$roi);
+  let results = (outs Int21_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let hasVerifier = 1;
+}
+
+def Int21_GridSampleOp : Int21_Op<"grid_sample",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "grid", "output"]>]> {
+  let summary = "sampling of an image at given points (ONNX GridSample)";
+  let description = [{
+    `input` is `[N, C, H, W]`, `grid` is `[N, Ho, Wo, 2]`: (x, y) points
+    normalised to [-1, 1] (-1 and 1 are the centres of the corner pixels
+    with `align_corners`, their outer edges otherwise). The result
+    `[N, C, Ho, Wo]` samples every channel there by `mode`; `padding` says
+    what lies outside the input (zeros, the border pixels, or the input
+    reflected at its edges).
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$grid,
+                       Int21_GridSampleModeAttr:$mode,
+                       Int21_GridPaddingAttr:$padding, BoolAttr:$align_corners);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_RoiAlignOp : Int21_Op<"roi_align",
+    [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "rois", "output"]>]> {
+  let summary = "pooling of regions of interest by bilinear samples (ONNX RoiAlign)";
+  let description = [{
+    `input` is `[N, C, H, W]`, `rois` is `[R, 4]` (x1, y1, x2, y2, scaled by
+    `spatial_scale`, shifted by half a pixel with `half_pixel`), and
+    `batch_indices` `[R]` says which image each region is in. Every region
+    is divided into `output_height x output_width` bins; a bin is the
+    average (or the maximum, with `max`) of `sampling_ratio` x
+    `sampling_ratio` bilinear samples (ceil(bin size) per dimension when 0).
+    The result is `[R, C, output_height, output_width]`.
+  }];
+  let arguments = (ins Int21_FloatTensor:$input, Int21_FloatTensor:$rois,
+                       Int21_IndexTensor:$batch_indices, I64Attr:$output_height,
+                       I64Attr:$output_width, I64Attr:$sampling_ratio,
+                       F32Attr:$spatial_scale, BoolAttr:$half_pixel,
+                       BoolAttr:$max);
+  let results = (outs Int21_FloatTensor:$output);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Int21_CumSumOp : Int21_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "cumulative sum along one axis (ONNX CumSum)";
+  let description = [{
+    Element `i` along `axis` is the sum of elements `0..i` of `input`
+    (`0..i-1` when `exclusive`; counted from the end when `reverse`).
+  }];
+  let arguments = (ins Int21_NumericTensor:$input, I64Attr:$axis,
+                       BoolAttr:$exclusive, BoolAttr:$reverse);
+  let results = (outs Int21_NumericTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
+def Int21_TopKOp : Int21_Op<"topk", [Pure, InferTypeOpAdaptor,
+                                     AllElementTypesMatch<["input", "values"]>]> {
+  let summary = "the k largest (or smallest) elements along one axis";
+  let description = [{
+    `values` and `indices` (`i64`) have the input's shape with `k` elements
+    along `axis`, in order from the largest (the smallest when not `largest`);
+    equal elements come in the order of their indices. NaN orders above every
+    number. (ONNX TopK with `sorted = 0` may return any order; int21 always
+    sorts.)
+  }];
+  let arguments = (ins Int21_NumericTensor:$input, I64Attr:$k, I64Attr:$axis,
+                       BoolAttr:$largest);
+  let results = (outs Int21_NumericTensor:$values,
+                      StaticShapeTensorOf<[I64]>:$indices);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion groups
 //===----------------------------------------------------------------------===//

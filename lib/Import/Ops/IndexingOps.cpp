@@ -1,0 +1,196 @@
+//===- IndexingOps.cpp - import of ONNX gathers, scatters and their kin ---===//
+//
+// GatherElements, GatherND, ScatterElements (and the deprecated Scatter) and
+// ScatterND map onto their int21 ops; ReverseSequence is a GatherElements
+// with computed indices, MaxUnpool a ScatterElements into zeros.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../NodeImporter.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::onnx_import;
+
+namespace {
+
+FailureOr<ScatterReductionAttr> readReduction(NodeImporter &n) {
+  std::string name = n.attrString("reduction", "none");
+  std::optional<ScatterReduction> reduction = symbolizeScatterReduction(name);
+  if (!reduction)
+    return n.emitError() << "reduction '" << name << "' is not supported",
+           failure();
+  return ScatterReductionAttr::get(n.ctx, *reduction);
+}
+
+LogicalResult importGatherElements(NodeImporter &n) {
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  return n.setResult(n.create<GatherElementsOp>(n.input(0), n.input(1),
+                                                n.b.getI64IntegerAttr(*axis)));
+}
+
+/// ScatterElements, and Scatter (its deprecated name, without reduction).
+LogicalResult importScatterElements(NodeImporter &n) {
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  FailureOr<ScatterReductionAttr> reduction = readReduction(n);
+  if (failed(reduction))
+    return failure();
+  return n.setResult(
+      n.create<ScatterElementsOp>(n.input(0), n.input(1), n.input(2),
+                                  n.b.getI64IntegerAttr(*axis), *reduction));
+}
+
+LogicalResult importGatherND(NodeImporter &n) {
+  return n.setResult(
+      n.create<GatherNDOp>(n.input(0), n.input(1),
+                           n.b.getI64IntegerAttr(n.attrInt("batch_dims", 0))));
+}
+
+LogicalResult importScatterND(NodeImporter &n) {
+  FailureOr<ScatterReductionAttr> reduction = readReduction(n);
+  if (failed(reduction))
+    return failure();
+  return n.setResult(
+      n.create<ScatterNDOp>(n.input(0), n.input(1), n.input(2), *reduction));
+}
+
+/// Reverses the first sequence_lens[b] elements of every batch entry b along
+/// the time axis: a GatherElements along it with the indices
+/// t < len[b] ? len[b] - 1 - t : t.
+LogicalResult importReverseSequence(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  int64_t rank = x.getRank();
+  int64_t timeAxis = n.attrInt("time_axis", 0);
+  int64_t batchAxis = n.attrInt("batch_axis", 1);
+  if (rank < 2 ||
+      !((timeAxis == 0 && batchAxis == 1) || (timeAxis == 1 && batchAxis == 0)))
+    return n.emitError() << "expects an input of rank 2 or more and time_axis, "
+                            "batch_axis of 0, 1 or 1, 0",
+           failure();
+  RankedTensorType lensType = n.inputType(1);
+  int64_t steps = x.getDimSize(timeAxis), batch = x.getDimSize(batchAxis);
+  if (lensType.getRank() != 1 || lensType.getDimSize(0) != batch)
+    return n.emitError() << "expects sequence_lens of shape [" << batch
+                         << "], got " << lensType,
+           failure();
+  Type i64 = n.b.getI64Type();
+  // t along the time axis, len along the batch axis, both broadcastable to
+  // the [time, batch] plane (in the input's order) padded with 1s.
+  SmallVector<int64_t> timeShape(rank, 1), batchShape(rank, 1);
+  timeShape[timeAxis] = steps;
+  batchShape[batchAxis] = batch;
+  SmallVector<int64_t> steps64 = llvm::to_vector(llvm::seq<int64_t>(0, steps));
+  Value t = n.constant(DenseElementsAttr::get(
+      RankedTensorType::get(timeShape, i64), ArrayRef<int64_t>(steps64)));
+  FailureOr<Value> lens = n.input(1);
+  if (lensType.getElementType() != i64)
+    lens = n.create<CastOp>(*lens, i64);
+  if (succeeded(lens))
+    lens = n.reshape(*lens, batchShape);
+  if (failed(lens))
+    return failure();
+  FailureOr<Value> inside = n.create<LessOp>(t, *lens);
+  FailureOr<Value> last = n.create<SubOp>(*lens, n.splat(i64, 1));
+  if (failed(inside) || failed(last))
+    return failure();
+  FailureOr<Value> reversed = n.create<SubOp>(*last, t);
+  if (failed(reversed))
+    return failure();
+  FailureOr<Value> indices = n.create<WhereOp>(*inside, *reversed, t);
+  if (failed(indices))
+    return failure();
+  indices =
+      n.create<ExpandOp>(RankedTensorType::get(x.getShape(), i64), *indices);
+  if (failed(indices))
+    return failure();
+  return n.setResult(n.create<GatherElementsOp>(
+      n.input(0), *indices, n.b.getI64IntegerAttr(timeAxis)));
+}
+
+/// Y is zeros with X[i] stored at flat position I[i] (MaxPool's indices
+/// count over the whole tensor): a ScatterElements of the flattened tensors.
+LogicalResult importMaxUnpool(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  RankedTensorType indicesType = n.inputType(1);
+  int64_t rank = x.getRank(), k = rank - 2;
+  if (rank < 3)
+    return n.emitError() << "expects an input of rank 3 or more (N, C, "
+                            "spatial...)",
+           failure();
+  if (indicesType.getShape() != x.getShape())
+    return n.emitError() << "expects indices of the input's shape " << x
+                         << ", got " << indicesType,
+           failure();
+  SmallVector<int64_t> kernel = n.attrInts("kernel_shape");
+  SmallVector<int64_t> strides =
+      n.attrInts("strides", SmallVector<int64_t>(k, 1));
+  SmallVector<int64_t> pads =
+      n.attrInts("pads", SmallVector<int64_t>(2 * k, 0));
+  if (static_cast<int64_t>(kernel.size()) != k ||
+      static_cast<int64_t>(strides.size()) != k ||
+      static_cast<int64_t>(pads.size()) != 2 * k)
+    return n.emitError() << "expects " << k << " kernel_shape and strides and "
+                         << 2 * k << " pads",
+           failure();
+  SmallVector<int64_t> shape = {x.getDimSize(0), x.getDimSize(1)};
+  for (int64_t i = 0; i < k; ++i)
+    shape.push_back((x.getDimSize(i + 2) - 1) * strides[i] - pads[i] -
+                    pads[i + k] + kernel[i]);
+  FailureOr<int64_t> total = checkedNumElements(shape);
+  if (failed(total) || llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+    return n.emitError() << "computes an empty or absurd output shape",
+           failure();
+  // A given output_shape pads (or crops) the result at the end of every
+  // dimension; the indices stay those of the computed shape, as in ONNX
+  // Runtime.
+  SmallVector<int64_t> resize;
+  if (n.hasInput(2)) {
+    FailureOr<SmallVector<int64_t>> given = n.constantInts(2, "output_shape");
+    if (failed(given))
+      return failure();
+    if (static_cast<int64_t>(given->size()) != rank ||
+        llvm::any_of(*given, [](int64_t d) { return d <= 0; }))
+      return n.emitError() << "expects output_shape of " << rank
+                           << " positive entries",
+             failure();
+    if (ArrayRef<int64_t>(*given) != ArrayRef<int64_t>(shape)) {
+      resize.assign(rank, 0);
+      for (int64_t d = 0; d < rank; ++d)
+        resize.push_back((*given)[d] - shape[d]);
+    }
+  }
+  FailureOr<Value> values = n.reshape(n.input(0), {x.getNumElements()});
+  FailureOr<Value> indices = n.reshape(n.input(1), {x.getNumElements()});
+  if (failed(values) || failed(indices))
+    return failure();
+  FailureOr<Value> flat = n.create<ScatterElementsOp>(
+      n.splat(x.getElementType(), 0, {*total}), *indices, *values,
+      n.b.getI64IntegerAttr(0),
+      ScatterReductionAttr::get(n.ctx, ScatterReduction::None));
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> y = n.reshape(*flat, shape);
+  if (succeeded(y) && !resize.empty())
+    y = n.create<PadOp>(*y, n.b.getDenseI64ArrayAttr(resize),
+                        PadModeAttr::get(n.ctx, PadMode::Constant),
+                        n.b.getF64FloatAttr(0));
+  return n.setResult(y);
+}
+
+} // namespace
+
+void mlir::int21::onnx_import::registerIndexingOps(OpImportTable &t) {
+  t["GatherElements"] = {importGatherElements, 11};
+  t["ScatterElements"] = {importScatterElements, 11};
+  t["Scatter"] = {importScatterElements, 9};
+  t["GatherND"] = {importGatherND, 11};
+  t["ScatterND"] = {importScatterND, 11};
+  t["ReverseSequence"] = {importReverseSequence, 10};
+  t["MaxUnpool"] = {importMaxUnpool, 9};
+}
