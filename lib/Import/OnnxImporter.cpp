@@ -441,15 +441,28 @@ LogicalResult ModelImporter::runOnnxChecks() {
   } catch (const std::exception &e) {
     return error() << "invalid ONNX model: " << firstLine(e.what());
   }
-  try {
-    onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,
-                                                 /*error_mode=*/1,
-                                                 /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), inferenceOptions);
-  } catch (const std::exception &e) {
-    return error() << "ONNX shape inference failed: " << firstLine(e.what());
-  }
+  auto inferShapes = [&](bool checkTypes) -> std::optional<std::string> {
+    try {
+      onnx::ShapeInferenceOptions inferenceOptions(checkTypes,
+                                                   /*error_mode=*/1,
+                                                   /*data_prop=*/true);
+      onnx::shape_inference::InferShapes(
+          model, onnx::OpSchemaRegistry::Instance(), inferenceOptions);
+    } catch (const std::exception &e) {
+      return firstLine(e.what());
+    }
+    return std::nullopt;
+  };
+  std::optional<std::string> failure = inferShapes(/*checkTypes=*/true);
+  // Old exporters emit types the schema of their opset did not list yet
+  // (e.g. an int64 Constant at opset 6), which ONNX Runtime accepts. Shapes
+  // are what the importer needs: infer them without the type check, and
+  // leave the types to the int21 verifiers.
+  if (failure && StringRef(*failure).contains("has unsupported type") &&
+      !inferShapes(/*checkTypes=*/false))
+    failure.reset();
+  if (failure)
+    return error() << "ONNX shape inference failed: " << *failure;
   return success();
 }
 
