@@ -237,6 +237,20 @@ Value NodeImporter::splat(Type elementType, double value,
   return constant(SplatElementsAttr::get(type, element));
 }
 
+Value NodeImporter::positions(int64_t rank, int64_t axis, int64_t size,
+                              Type elementType) {
+  if (!elementType)
+    elementType = b.getI64Type();
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = size;
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < size; ++i)
+    values.push_back(APInt(width, i, /*isSigned=*/true));
+  return constant(DenseElementsAttr::get(
+      RankedTensorType::get(shape, elementType), values));
+}
+
 FailureOr<Value> NodeImporter::reshape(Value value, ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)

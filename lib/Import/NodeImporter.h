@@ -118,6 +118,12 @@ public:
   /// A constant of `shape` (default: scalar) filled with `value`.
   Value splat(Type elementType, double value, ArrayRef<int64_t> shape = {});
   FailureOr<Value> reshape(Value value, ArrayRef<int64_t> shape);
+  /// The constant 0, 1, ..., size - 1 (of integer type `elementType`, i64 by
+  /// default) laid along dimension `axis` of a tensor of rank `rank` whose
+  /// other dimensions are 1; it broadcasts against anything with `size` (or
+  /// 1) elements along `axis`.
+  Value positions(int64_t rank, int64_t axis, int64_t size,
+                  Type elementType = {});
 
 private:
   FailureOr<Value> finish(Operation *op);

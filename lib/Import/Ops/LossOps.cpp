@@ -61,12 +61,7 @@ FailureOr<LossParts> buildNLL(NodeImporter &n, Value input, Value target,
     return failure();
   SmallVector<int64_t> classShape(rank, 1);
   classShape[1] = classes;
-  SmallVector<APInt> indices;
-  unsigned width = indexType.getIntOrFloatBitWidth();
-  for (int64_t c = 0; c < classes; ++c)
-    indices.push_back(APInt(width, c, /*isSigned=*/true));
-  Value classIds = n.constant(DenseElementsAttr::get(
-      RankedTensorType::get(classShape, indexType), indices));
+  Value classIds = n.positions(rank, 1, classes, indexType);
   FailureOr<Value> mask = n.create<EqualOp>(*t, classIds);
   if (failed(mask))
     return failure();

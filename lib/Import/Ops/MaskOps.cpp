@@ -14,22 +14,11 @@ using namespace mlir::int21::onnx_import;
 
 namespace {
 
-/// The i64 constant 0, 1, ..., size - 1 laid along dimension `axis` of a
-/// tensor of rank `rank` whose other dimensions are 1; it broadcasts against
-/// anything with `size` (or 1) elements along `axis`.
-Value positions(NodeImporter &n, int64_t rank, int64_t axis, int64_t size) {
-  SmallVector<int64_t> shape(rank, 1);
-  shape[axis] = size;
-  auto type = RankedTensorType::get(shape, n.b.getI64Type());
-  return n.constant(DenseElementsAttr::get(
-      type, ArrayRef<int64_t>(llvm::to_vector(llvm::seq<int64_t>(0, size)))));
-}
-
 /// The offset j - i from the main diagonal of every element (i, j) of a
 /// rows x cols matrix, as i64: the difference of two position vectors, so
 /// that a large matrix needs no large constant (a small one folds to one).
 FailureOr<Value> diagonalOffsets(NodeImporter &n, int64_t rows, int64_t cols) {
-  return n.create<SubOp>(positions(n, 2, 1, cols), positions(n, 2, 0, rows));
+  return n.create<SubOp>(n.positions(2, 1, cols), n.positions(2, 0, rows));
 }
 
 /// Trilu keeps the elements of the last two dimensions on and above (upper)
@@ -135,7 +124,7 @@ LogicalResult importOneHot(NodeImporter &n) {
   if (failed(indices))
     return failure();
   FailureOr<Value> hot =
-      n.create<EqualOp>(*indices, positions(n, rank, *axis, depth));
+      n.create<EqualOp>(*indices, n.positions(rank, *axis, depth));
   if (failed(hot))
     return failure();
 
@@ -188,7 +177,7 @@ LogicalResult importHardmax(NodeImporter &n) {
   if (failed(argmax))
     return failure();
   FailureOr<Value> hot =
-      n.create<EqualOp>(*argmax, positions(n, inputType.getRank(), *axis,
+      n.create<EqualOp>(*argmax, n.positions(inputType.getRank(), *axis,
                                            inputType.getDimSize(*axis)));
   if (failed(hot))
     return failure();
