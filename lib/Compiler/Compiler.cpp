@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Dialect/Int21/Int21Ops.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/InitAllDialects.h"
@@ -170,8 +171,23 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming(*options.timing);
-  mlir::int21::buildInt21ToLinalgPipeline(pm);
-  mlir::int21::buildInt21CPUCodegenPipeline(pm, options.schedule);
+  // int21 ops other than fusion groups still need lowering to linalg.
+  bool lowered = !module
+                      .walk([](Operation *op) {
+                        if (isa<mlir::int21::FusionGroupOp,
+                                mlir::int21::YieldOp>(op) ||
+                            !isa<mlir::int21::Int21Dialect>(op->getDialect()))
+                          return WalkResult::advance();
+                        return WalkResult::interrupt();
+                      })
+                      .wasInterrupted();
+  if (!lowered)
+    mlir::int21::buildInt21ToLinalgPipeline(pm);
+  mlir::int21::Int21CPUScheduleOptions scheduleOptions;
+  scheduleOptions.knobs = options.knobs;
+  scheduleOptions.strict = options.strictSchedules;
+  mlir::int21::buildInt21CPUCodegenPipeline(pm, options.schedule,
+                                            scheduleOptions);
   return pm.run(module);
 }
 

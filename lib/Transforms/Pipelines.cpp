@@ -24,8 +24,9 @@ void mlir::int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
   func.addPass(createCSEPass());
 }
 
-void mlir::int21::buildInt21CPUCodegenPipeline(OpPassManager &pm,
-                                               bool schedule) {
+void mlir::int21::buildInt21CPUCodegenPipeline(
+    OpPassManager &pm, bool schedule,
+    const Int21CPUScheduleOptions &scheduleOptions) {
   // Tensors: weights become arguments, the signature signless, every group
   // gets its default CPU schedule (tiles, threads, vectors).
   {
@@ -34,7 +35,7 @@ void mlir::int21::buildInt21CPUCodegenPipeline(OpPassManager &pm,
     func.addPass(createInt21SignlessSignature());
   }
   if (schedule)
-    pm.addPass(createInt21CPUSchedule());
+    pm.addPass(createInt21CPUSchedule(scheduleOptions));
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(createInt21InlineFusionGroups());

@@ -9,6 +9,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -90,6 +91,11 @@ int main(int argc, char **argv) {
       cl::desc("Skip the default CPU schedule: the reference lowering (plain "
                "loops, one thread)"),
       cl::init(false), cl::cat(category));
+  cl::opt<std::string> scheduleKnobs(
+      "schedule-knobs",
+      cl::desc("Knob values over the default CPU schedule's, "
+               "TEMPLATE.NAME=VALUE,... (e.g. cpu.matmul.reg_m=4)"),
+      cl::value_desc("knobs"), cl::init(""), cl::cat(category));
   cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                              cl::init(3), cl::Prefix, cl::cat(category));
   cl::list<std::string> inputShapes(
@@ -140,6 +146,7 @@ int main(int argc, char **argv) {
   compileOptions.target = target.empty() ? "cpu" : target.getValue();
   compileOptions.optLevel = std::min(3u, optLevel.getValue());
   compileOptions.schedule = !noSchedule;
+  compileOptions.knobs = scheduleKnobs;
   if (compiles) {
     std::string error;
     if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
@@ -210,6 +217,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   bool isText = StringRef(inputFile).ends_with(".onnxtext");
+  bool isMLIR = StringRef(inputFile).ends_with(".mlir");
   SmallVector<StringRef> chunks;
   if (splitInputFile && isText) {
     StringRef rest = (*input)->getBuffer();
@@ -244,9 +252,19 @@ int main(int argc, char **argv) {
       output->os() << "// -----\n";
     TimingScope importTimer = rootTimer.nest(StringRef("import"));
     options.timing = &importTimer;
-    FailureOr<OwningOpRef<ModuleOp>> module =
-        mlir::int21::importOnnxModel(context, llvm::MemoryBufferRef(chunk, inputFile),
-                               inputFile, isText, options);
+    // An .mlir input is an int21 module, or one already lowered to linalg
+    // (a kernel the search extracted, say).
+    FailureOr<OwningOpRef<ModuleOp>> module = failure();
+    if (isMLIR) {
+      ParserConfig config(&context);
+      if (OwningOpRef<ModuleOp> parsed =
+              parseSourceString<ModuleOp>(chunk, config, inputFile))
+        module = std::move(parsed);
+    } else {
+      module = mlir::int21::importOnnxModel(
+          context, llvm::MemoryBufferRef(chunk, inputFile), inputFile, isText,
+          options);
+    }
     importTimer.stop();
     if (failed(module)) {
       if (!hadError)

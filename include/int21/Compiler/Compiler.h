@@ -31,6 +31,13 @@ struct CompileOptions {
   /// Apply the default CPU schedule (tiles, threads, vectors); without it,
   /// the reference lowering: plain loops, one thread.
   bool schedule = true;
+  /// Knob values over the default schedule's, TEMPLATE.NAME=VALUE,... (the
+  /// `knobs` option of int21-cpu-schedule).
+  std::string knobs;
+  /// A fusion group whose `#int21.schedule` does not apply is an error
+  /// instead of falling back to the default schedule (the search relies on
+  /// it: a candidate must be what it says).
+  bool strictSchedules = false;
   /// LLVM optimisation level for the generated code (0-3).
   unsigned optLevel = 3;
   /// Where the phases report their time, when given.
@@ -52,7 +59,9 @@ mlir::FailureOr<std::string> resolveCPUTarget(llvm::StringRef target,
 /// The inputs and outputs of `module`'s @main as an engine records them.
 mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
 
-/// Lowers an imported int21 `module`, in place, to the LLVM dialect.
+/// Lowers an imported int21 `module`, in place, to the LLVM dialect. A module
+/// already lowered to linalg (int21-to-linalg's output: linalg on tensors,
+/// fusion groups allowed) starts at the CPU code generation.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const CompileOptions &options);
 

@@ -37,7 +37,9 @@ std::optional<std::vector<char>> getConstantBytes(ElementsAttr value);
 /// weights outlined, fusion groups scheduled (`schedule`) and inlined, one-shot
 /// bufferization with outputs as out-parameters, scf.forall on OpenMP, and
 /// the engine entry point `int21_entry`.
-void buildInt21CPUCodegenPipeline(OpPassManager &pm, bool schedule = true);
+void buildInt21CPUCodegenPipeline(
+    OpPassManager &pm, bool schedule = true,
+    const Int21CPUScheduleOptions &scheduleOptions = {});
 
 /// Decomposes every op in `scope` implementing linalg's
 /// AggregatedOpInterface (linalg.softmax) into the ops it is made of; an op

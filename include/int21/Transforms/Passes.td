@@ -159,10 +159,22 @@ def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
     not apply to a group, the next, more generic one is tried; when none
     does, the group is left unscheduled. Softmax is decomposed into generics, and the
     groups are dissolved at the end. The output is still on tensors.
+
+    A knob's value comes, in order of precedence, from the `knobs` option,
+    from the group's `#int21.schedule`, or from the shape. A
+    `transform.tune.alternatives` is resolved the same way, its value being
+    the index of the region to run (0 when nothing names it).
   }];
   let options = [
     Option<"threads", "threads", "bool", /*default=*/"true",
            "Run outer tiles as scf.forall (threads); false: sequential scf.for">,
+    Option<"knobs", "knobs", "std::string", /*default=*/"\"\"",
+           "Knob and alternative values over the defaults of every group a "
+           "template schedules: TEMPLATE.NAME=VALUE,... (for example "
+           "cpu.matmul.reg_m=4,cpu.matmul.cache_k=128)">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "A group whose #int21.schedule does not apply is an error (by "
+           "default the group falls back to its default schedule)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::scf::SCFDialect",

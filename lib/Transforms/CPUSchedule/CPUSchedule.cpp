@@ -11,6 +11,7 @@
 #include "DefaultKnobs.h"
 
 #include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -80,6 +81,8 @@ const EmbeddedTemplate kTemplates[] = {
 struct Plan {
   std::string sequence;
   cpu::Knobs knobs;
+  /// The dimensions the knobs tile (see cpu::ScheduleChoice::dims).
+  SmallVector<int64_t> dims;
   SmallVector<std::pair<Operation *, StringRef>> tags;
 };
 
@@ -159,6 +162,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     // [n, f, oh, ow, c, kh, kw]; the elementwise ops stay separate from the
     // im2col contraction (reshapes lie between them).
     plan.sequence = "cpu.conv2d_nchw";
+    plan.dims = {loops[1], loops[2], loops[3], loops[4] * loops[5] * loops[6]};
     plan.knobs =
         cpu::conv2dKnobs(loops[1], loops[2], loops[3],
                          loops[4] * loops[5] * loops[6]);
@@ -171,6 +175,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   plan.sequence = batched ? "cpu.batch_matmul" : "cpu.matmul";
   size_t b = batched ? 1 : 0;
   plan.knobs = cpu::matmulKnobs(loops[b], loops[b + 1], loops[b + 2]);
+  plan.dims = {loops[b], loops[b + 1], loops[b + 2]};
   for (linalg::LinalgOp op : ops) {
     if (op != root)
       plan.tags.push_back({op, kFuseTag});
@@ -194,6 +199,7 @@ std::optional<Plan> planElementwise(linalg::LinalgOp root,
   Plan plan;
   plan.sequence = "cpu.elementwise_" + std::to_string(shape.size()) + "d";
   plan.knobs = cpu::elementwiseKnobs(shape);
+  plan.dims = shape;
   plan.tags.push_back({root, kRootTag});
   for (linalg::LinalgOp op : ops) {
     plan.tags.push_back({op, kElementwiseTag});
@@ -221,6 +227,7 @@ std::optional<Plan> planOuterForall(linalg::LinalgOp root,
   Plan plan;
   plan.sequence = "cpu.outer_forall_" + std::to_string(dims) + "d";
   plan.knobs = cpu::outerForallKnobs(shape, dims);
+  plan.dims.assign(shape.begin(), shape.begin() + dims);
   plan.tags.push_back({root, kRootTag});
   for (linalg::LinalgOp op : ops)
     if (op != root)
@@ -228,8 +235,8 @@ std::optional<Plan> planOuterForall(linalg::LinalgOp root,
   return plan;
 }
 
-/// The plans for a group, most specific first.
-SmallVector<Plan> planGroup(FusionGroupOp group) {
+/// The plans of the default schedule for a group, most specific first.
+SmallVector<Plan> planDefaults(FusionGroupOp group) {
   SmallVector<Plan> plans;
   linalg::LinalgOp root = getRoot(group);
   if (!root)
@@ -240,22 +247,6 @@ SmallVector<Plan> planGroup(FusionGroupOp group) {
       llvm::is_contained(root.getStaticLoopRanges(), 0))
     return plans;
   SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
-  if (auto schedule = group.getScheduleAttr()) {
-    // A group that names its schedule gets it, with its knobs over the
-    // defaults of whichever plan uses the same template.
-    StringRef name = schedule.getName().getValue();
-    for (std::optional<Plan> plan :
-         {planAnchored(group, root, ops), planElementwise(root, ops),
-          planOuterForall(root, ops)}) {
-      if (!plan || plan->sequence != name)
-        continue;
-      for (NamedAttribute knob : schedule.getKnobs())
-        if (std::optional<int64_t> value =
-                schedule.getIntKnob(knob.getName().getValue()))
-          plan->knobs[knob.getName().getValue()] = *value;
-      plans.push_back(std::move(*plan));
-    }
-  }
   // Vectors of i1 are bit-packed in memory, tensors of i1 one byte per
   // element: groups that touch booleans get threads but no vectors.
   bool touchesBool = llvm::any_of(ops, [](linalg::LinalgOp op) {
@@ -263,16 +254,42 @@ SmallVector<Plan> planGroup(FusionGroupOp group) {
     return llvm::any_of(op->getOperandTypes(), isBool) ||
            llvm::any_of(op->getResultTypes(), isBool);
   });
-  if (touchesBool)
-    plans.clear();
-  if (std::optional<Plan> plan = planAnchored(group, root, ops);
-      plan && !touchesBool)
-    plans.push_back(std::move(*plan));
-  if (std::optional<Plan> plan = planElementwise(root, ops);
-      plan && !touchesBool)
-    plans.push_back(std::move(*plan));
+  if (!touchesBool) {
+    if (std::optional<Plan> plan = planAnchored(group, root, ops))
+      plans.push_back(std::move(*plan));
+    if (std::optional<Plan> plan = planElementwise(root, ops))
+      plans.push_back(std::move(*plan));
+  }
   if (std::optional<Plan> plan = planOuterForall(root, ops))
     plans.push_back(std::move(*plan));
+  return plans;
+}
+
+/// Sets the knob values a schedule attribute or the pass option gives.
+void overrideKnobs(cpu::Knobs &knobs, DictionaryAttr values) {
+  for (NamedAttribute knob : values) {
+    if (auto value = dyn_cast<IntegerAttr>(knob.getValue()))
+      knobs[knob.getName().getValue()] = value.getInt();
+    else if (auto flag = dyn_cast<BoolAttr>(knob.getValue()))
+      knobs[knob.getName().getValue()] = flag.getValue();
+  }
+}
+
+/// The default plans, led by the group's own schedule when it names one of
+/// their templates (the defaults stay behind it as fallbacks).
+SmallVector<Plan> planGroup(FusionGroupOp group) {
+  SmallVector<Plan> plans = planDefaults(group);
+  ScheduleAttr schedule = group.getScheduleAttr();
+  if (!schedule)
+    return plans;
+  auto it = llvm::find_if(plans, [&](const Plan &plan) {
+    return plan.sequence == schedule.getName().getValue();
+  });
+  if (it == plans.end())
+    return plans;
+  Plan named = *it;
+  overrideKnobs(named.knobs, schedule.getKnobs());
+  plans.insert(plans.begin(), std::move(named));
   return plans;
 }
 
@@ -283,24 +300,89 @@ void clearTags(Operation *scope) {
   });
 }
 
-/// Sets the `selected` value of every knob of `sequence` that `knobs` names.
-/// A value outside the template's listed options joins the list: the options
-/// describe the search space, the default may lie between its points.
-void resolveKnobs(transform::NamedSequenceOp sequence, const cpu::Knobs &knobs) {
+/// Parses the embedded template files into one module of named sequences.
+FailureOr<OwningOpRef<ModuleOp>> parseTemplateLibrary(MLIRContext *ctx) {
+  // The files reference each other's sequences: verify only once merged.
+  OwningOpRef<ModuleOp> merged = ModuleOp::create(UnknownLoc::get(ctx));
+  (*merged)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                     UnitAttr::get(ctx));
+  ParserConfig config(ctx, /*verifyAfterParse=*/false);
+  for (const EmbeddedTemplate &file : kTemplates) {
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(file.text, config, file.fileName);
+    if (!parsed)
+      return failure();
+    for (Operation &op :
+         llvm::make_early_inc_range(parsed->getBody()->getOperations()))
+      op.moveBefore(merged->getBody(), merged->getBody()->end());
+  }
+  if (failed(verify(*merged)))
+    return failure();
+  return merged;
+}
+
+/// Calls `fn` on every knob and alternatives op of `sequence` and of the
+/// sequences it includes, each once.
+void forEachTunable(transform::NamedSequenceOp sequence, ModuleOp library,
+                    function_ref<void(Operation *)> fn) {
+  SmallVector<transform::NamedSequenceOp> work = {sequence};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    transform::NamedSequenceOp next = work.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    next.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
+        fn(op);
+      if (auto include = dyn_cast<transform::IncludeOp>(op))
+        if (auto callee = library.lookupSymbol<transform::NamedSequenceOp>(
+                include.getTarget()))
+          work.push_back(callee);
+    });
+  }
+}
+
+/// Resolves every knob and alternative of `sequence` (and of the sequences
+/// it includes) from `knobs`; those not named keep the template's own
+/// `selected` value, alternatives their first region. A value outside a
+/// knob's listed options joins the list: the options describe the search
+/// space, a default may lie between its points. Fails when an alternative
+/// index names no region.
+LogicalResult resolveKnobs(transform::NamedSequenceOp sequence,
+                           ModuleOp library, const cpu::Knobs &knobs) {
   Builder b(sequence.getContext());
-  sequence.walk([&](transform::tune::KnobOp knob) {
-    auto it = knobs.find(knob.getName());
-    if (it == knobs.end())
+  bool ok = true;
+  forEachTunable(sequence, library, [&](Operation *op) {
+    if (auto knob = dyn_cast<transform::tune::KnobOp>(op)) {
+      auto it = knobs.find(knob.getName());
+      if (it == knobs.end())
+        return;
+      Attribute value = b.getI64IntegerAttr(it->second);
+      if (auto options = dyn_cast<ArrayAttr>(knob.getOptions());
+          options && !llvm::is_contained(options, value)) {
+        SmallVector<Attribute> extended(options.getValue());
+        extended.push_back(value);
+        knob.setOptionsAttr(b.getArrayAttr(extended));
+      }
+      knob.setSelectedAttr(value);
       return;
-    Attribute value = b.getI64IntegerAttr(it->second);
-    if (auto options = dyn_cast<ArrayAttr>(knob.getOptions());
-        options && !llvm::is_contained(options, value)) {
-      SmallVector<Attribute> extended(options.getValue());
-      extended.push_back(value);
-      knob.setOptionsAttr(b.getArrayAttr(extended));
     }
-    knob.setSelectedAttr(value);
+    auto alternatives = cast<transform::tune::AlternativesOp>(op);
+    if (alternatives.getSelectedRegionParam())
+      return;
+    int64_t region = 0;
+    if (auto it = knobs.find(alternatives.getName()); it != knobs.end())
+      region = it->second;
+    else if (auto selected = alternatives.getSelectedRegionAttrAttr())
+      region = selected.getInt();
+    if (region < 0 ||
+        region >= static_cast<int64_t>(alternatives->getNumRegions())) {
+      ok = false;
+      return;
+    }
+    alternatives.setSelectedRegionAttrAttr(b.getIndexAttr(region));
   });
+  return success(ok);
 }
 
 /// Wraps a linalg op outside any group into a group of its own.
@@ -315,147 +397,150 @@ void wrapInGroup(linalg::LinalgOp op) {
   YieldOp::create(b, op->getLoc(), op->getResults());
 }
 
+/// Reshapes at a group's boundary are data movement, not work: a reshape
+/// of a value from outside moves before the group, and a reshape of a
+/// yielded value after it, so that the group ends in its compute op (a
+/// matmul over collapsed batch dimensions, say) and a template matches.
+void moveReshapesOut(FusionGroupOp group) {
+  auto isReshape = [](Operation *op) {
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        op);
+  };
+  for (Operation &op :
+       llvm::make_early_inc_range(group.getBody().front().getOperations()))
+    if (isReshape(&op) && !group->isAncestor(
+                              op.getOperand(0).getParentRegion()->getParentOp()))
+      op.moveBefore(group);
+  // Elementwise consumers of an expanded result run on the collapsed shape
+  // instead, so that the expansion reaches the yield (a linear layer's
+  // bias and activation over [b * m, n] rather than [b, m, n]).
+  {
+    RewritePatternSet patterns(group->getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        patterns, [&](OpOperand *operand) {
+          Operation *producer = operand->get().getDefiningOp();
+          return producer && producer->getParentOp() == group.getOperation();
+        });
+    // Around a matmul, unit dimensions of the elementwise ops go too (a
+    // bias over [m, 1, n]), so that they run over the matmul's [m, n].
+    bool aroundMatmul = llvm::any_of(
+        group.getBody().front(), [](Operation &op) {
+          return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+        });
+    linalg::ControlDropUnitDims unitDims;
+    if (aroundMatmul)
+      linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
+                                                         group->getContext());
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
+                                                       group->getContext());
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+  }
+  YieldOp yield = group.getYield();
+  for (OpOperand &operand : yield->getOpOperands()) {
+    Operation *reshape = operand.get().getDefiningOp();
+    while (isReshape(reshape) && reshape->getParentOp() == group &&
+           reshape->getResult(0).hasOneUse()) {
+      Value result = group->getResult(operand.getOperandNumber());
+      Value source = reshape->getOperand(0);
+      operand.set(source);
+      OpBuilder b(group->getContext());
+      b.setInsertionPointAfter(group);
+      Operation *moved = b.clone(*reshape);
+      moved->setOperand(0, result);
+      result.replaceAllUsesExcept(moved->getResult(0), moved);
+      result.setType(source.getType());
+      reshape->erase();
+      reshape = source.getDefiningOp();
+    }
+  }
+}
+
+/// Parses the pass's `knobs` option, TEMPLATE.NAME=VALUE,... into knob
+/// values per template.
+FailureOr<llvm::StringMap<cpu::Knobs>> parseKnobOption(StringRef option,
+                                                       std::string &error) {
+  llvm::StringMap<cpu::Knobs> byTemplate;
+  SmallVector<StringRef> items;
+  option.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [key, text] = item.trim().split('=');
+    size_t dot = key.rfind('.');
+    int64_t value;
+    if (dot == StringRef::npos || dot == 0 || dot + 1 == key.size() ||
+        text.trim().getAsInteger(10, value)) {
+      error = ("expected TEMPLATE.NAME=INTEGER, got '" + item.trim() + "'")
+                  .str();
+      return failure();
+    }
+    byTemplate[key.take_front(dot)][key.drop_front(dot + 1)] = value;
+  }
+  return byTemplate;
+}
+
 struct CPUSchedulePass
     : int21::impl::Int21CPUScheduleBase<CPUSchedulePass> {
   using Base::Base;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registry.insert<arith::ArithDialect, linalg::LinalgDialect,
-                    tensor::TensorDialect>();
-    linalg::registerTransformDialectExtension(registry);
-    scf::registerTransformDialectExtension(registry);
-    tensor::registerTransformDialectExtension(registry);
-    vector::registerTransformDialectExtension(registry);
-    transform::registerLoopExtension(registry);
-    transform::registerTuneExtension(registry);
-    linalg::registerTilingInterfaceExternalModels(registry);
-    linalg::registerSubsetOpInterfaceExternalModels(registry);
-    tensor::registerSubsetOpInterfaceExternalModels(registry);
-    vector::registerSubsetOpInterfaceExternalModels(registry);
-    affine::registerValueBoundsOpInterfaceExternalModels(registry);
-    arith::registerValueBoundsOpInterfaceExternalModels(registry);
-    linalg::registerValueBoundsOpInterfaceExternalModels(registry);
-    scf::registerValueBoundsOpInterfaceExternalModels(registry);
-    tensor::registerValueBoundsOpInterfaceExternalModels(registry);
-    vector::registerValueBoundsOpInterfaceExternalModels(registry);
+    cpu::registerScheduleDialects(registry);
   }
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    // One module holding the named sequences of every template file; the
-    // files reference each other's sequences, so verify only once merged.
-    OwningOpRef<ModuleOp> merged = ModuleOp::create(UnknownLoc::get(ctx));
-    (*merged)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
-                       UnitAttr::get(ctx));
-    ParserConfig config(ctx, /*verifyAfterParse=*/false);
-    for (const EmbeddedTemplate &file : kTemplates) {
-      OwningOpRef<ModuleOp> parsed =
-          parseSourceString<ModuleOp>(file.text, config, file.fileName);
-      if (!parsed)
-        return failure();
-      for (Operation &op :
-           llvm::make_early_inc_range(parsed->getBody()->getOperations()))
-        op.moveBefore(merged->getBody(), merged->getBody()->end());
-    }
-    if (failed(verify(*merged)))
+    std::string error;
+    FailureOr<llvm::StringMap<cpu::Knobs>> parsed =
+        parseKnobOption(knobs, error);
+    if (failed(parsed))
+      return emitError(UnknownLoc::get(ctx))
+             << "int21-cpu-schedule: knobs: " << error;
+    overrides = std::make_shared<llvm::StringMap<cpu::Knobs>>(
+        std::move(*parsed));
+    FailureOr<OwningOpRef<ModuleOp>> merged = parseTemplateLibrary(ctx);
+    if (failed(merged))
       return failure();
-    library = std::shared_ptr<OwningOpRef<ModuleOp>>(
-        new OwningOpRef<ModuleOp>(std::move(merged)));
+    library = std::make_shared<OwningOpRef<ModuleOp>>(std::move(*merged));
     return success();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-
-    // linalg.softmax has no loop lowering: decompose it into generics, which
-    // the fallback template tiles and fuses like any other group.
-    if (failed(decomposeAggregateOps(module)))
+    if (failed(cpu::prepareForScheduling(module)))
       return signalPassFailure();
-
-    // Linalg ops outside groups are scheduled as groups of one.
-    SmallVector<linalg::LinalgOp> loose;
-    module.walk([&](linalg::LinalgOp op) {
-      if (isa<func::FuncOp>(op->getParentOp()) && op.hasPureTensorSemantics())
-        loose.push_back(op);
-    });
-    for (linalg::LinalgOp op : loose)
-      wrapInGroup(op);
 
     SmallVector<FusionGroupOp> groups;
     module.walk([&](FusionGroupOp group) { groups.push_back(group); });
-    for (FusionGroupOp group : groups)
-      moveReshapesOut(group);
-    for (FusionGroupOp group : groups)
-      for (Plan &plan : planGroup(group))
-        if (succeeded(applyPlan(group, plan)))
+    for (FusionGroupOp group : groups) {
+      ScheduleAttr named = group.getScheduleAttr();
+      Location loc = group.getLoc();
+      bool first = true, applied = false;
+      for (Plan &plan : planGroup(group)) {
+        if (succeeded(applyPlan(group, plan))) {
+          applied = true;
           break;
+        }
+        // The group's own schedule is the first plan when it names one.
+        if (first && named && strict) {
+          emitError(loc) << "schedule " << named
+                         << " does not apply to this group";
+          return signalPassFailure();
+        }
+        first = false;
+      }
+      if (!applied && named && strict) {
+        emitError(loc) << "schedule " << named
+                       << " names no template that fits this group";
+        return signalPassFailure();
+      }
+    }
 
     clearTags(module);
     OpPassManager inliner(ModuleOp::getOperationName());
     inliner.addNestedPass<func::FuncOp>(createInt21InlineFusionGroups());
     if (failed(runPipeline(inliner, module)))
       return signalPassFailure();
-  }
-
-  /// Reshapes at a group's boundary are data movement, not work: a reshape
-  /// of a value from outside moves before the group, and a reshape of a
-  /// yielded value after it, so that the group ends in its compute op (a
-  /// matmul over collapsed batch dimensions, say) and a template matches.
-  static void moveReshapesOut(FusionGroupOp group) {
-    auto isReshape = [](Operation *op) {
-      return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-          op);
-    };
-    for (Operation &op :
-         llvm::make_early_inc_range(group.getBody().front().getOperations()))
-      if (isReshape(&op) && !group->isAncestor(
-                                op.getOperand(0).getParentRegion()->getParentOp()))
-        op.moveBefore(group);
-    // Elementwise consumers of an expanded result run on the collapsed shape
-    // instead, so that the expansion reaches the yield (a linear layer's
-    // bias and activation over [b * m, n] rather than [b, m, n]).
-    {
-      RewritePatternSet patterns(group->getContext());
-      linalg::populateFoldReshapeOpsByCollapsingPatterns(
-          patterns, [&](OpOperand *operand) {
-            Operation *producer = operand->get().getDefiningOp();
-            return producer && producer->getParentOp() == group.getOperation();
-          });
-      // Around a matmul, unit dimensions of the elementwise ops go too (a
-      // bias over [m, 1, n]), so that they run over the matmul's [m, n].
-      bool aroundMatmul = llvm::any_of(
-          group.getBody().front(), [](Operation &op) {
-            return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
-          });
-      linalg::ControlDropUnitDims unitDims;
-      if (aroundMatmul)
-        linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
-      tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
-                                                           group->getContext());
-      tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
-                                                         group->getContext());
-      GreedyRewriteConfig config;
-      config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-      (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
-    }
-    YieldOp yield = group.getYield();
-    for (OpOperand &operand : yield->getOpOperands()) {
-      Operation *reshape = operand.get().getDefiningOp();
-      while (isReshape(reshape) && reshape->getParentOp() == group &&
-             reshape->getResult(0).hasOneUse()) {
-        Value result = group->getResult(operand.getOperandNumber());
-        Value source = reshape->getOperand(0);
-        operand.set(source);
-        OpBuilder b(group->getContext());
-        b.setInsertionPointAfter(group);
-        Operation *moved = b.clone(*reshape);
-        moved->setOperand(0, result);
-        result.replaceAllUsesExcept(moved->getResult(0), moved);
-        result.setType(source.getType());
-        reshape->erase();
-        reshape = source.getDefiningOp();
-      }
-    }
   }
 
   /// Applies `plan` to a clone of `group`; on success the clone replaces the
@@ -468,6 +553,9 @@ struct CPUSchedulePass
     if (!sequence)
       return failure();
     cpu::Knobs knobs = plan.knobs;
+    if (auto it = overrides->find(plan.sequence); it != overrides->end())
+      for (const auto &knob : it->second)
+        knobs[knob.getKey()] = knob.getValue();
     if (!threads) {
       // One thread tile covering everything: the templates' canonicalization
       // folds the single-iteration scf.forall away. (forall-to-for does not
@@ -476,7 +564,8 @@ struct CPUSchedulePass
         if (knob.getKey().starts_with("par_") || knob.getKey() == "ew_par_c")
           knob.second = int64_t(1) << 30;
     }
-    resolveKnobs(sequence, knobs);
+    if (failed(resolveKnobs(sequence, *transforms, knobs)))
+      return failure();
 
     for (auto [op, tag] : plan.tags)
       op->setAttr(tag, UnitAttr::get(ctx));
@@ -511,9 +600,137 @@ struct CPUSchedulePass
     return success();
   }
 
-  /// The merged template library, parsed once per pass instance and shared
-  /// by its clones (read-only: each application works on its own copy).
+  /// The merged template library and the knob option, parsed once per pass
+  /// instance and shared by its clones (read-only: each application works
+  /// on its own copy of the library).
   std::shared_ptr<OwningOpRef<ModuleOp>> library;
+  std::shared_ptr<llvm::StringMap<cpu::Knobs>> overrides;
 };
 
 } // namespace
+
+void mlir::int21::cpu::registerScheduleDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect, transform::TransformDialect,
+                  vector::VectorDialect, scf::SCFDialect,
+                  affine::AffineDialect>();
+  linalg::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  tensor::registerTransformDialectExtension(registry);
+  vector::registerTransformDialectExtension(registry);
+  transform::registerLoopExtension(registry);
+  transform::registerTuneExtension(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  linalg::registerSubsetOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  vector::registerSubsetOpInterfaceExternalModels(registry);
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  linalg::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  vector::registerValueBoundsOpInterfaceExternalModels(registry);
+}
+
+LogicalResult mlir::int21::cpu::prepareForScheduling(ModuleOp module) {
+  // linalg.softmax has no loop lowering: decompose it into generics, which
+  // the fallback template tiles and fuses like any other group.
+  if (failed(decomposeAggregateOps(module)))
+    return failure();
+  // Linalg ops outside groups are scheduled as groups of one.
+  SmallVector<linalg::LinalgOp> loose;
+  module.walk([&](linalg::LinalgOp op) {
+    if (isa<func::FuncOp>(op->getParentOp()) && op.hasPureTensorSemantics())
+      loose.push_back(op);
+  });
+  for (linalg::LinalgOp op : loose)
+    wrapInGroup(op);
+  SmallVector<FusionGroupOp> groups;
+  module.walk([&](FusionGroupOp group) { groups.push_back(group); });
+  for (FusionGroupOp group : groups)
+    moveReshapesOut(group);
+  return success();
+}
+
+SmallVector<cpu::ScheduleChoice>
+mlir::int21::cpu::getScheduleChoices(FusionGroupOp group) {
+  SmallVector<ScheduleChoice> choices;
+  FailureOr<OwningOpRef<ModuleOp>> library =
+      parseTemplateLibrary(group.getContext());
+  if (failed(library))
+    return choices;
+  for (Plan &plan : planDefaults(group)) {
+    auto sequence = (*library)->lookupSymbol<transform::NamedSequenceOp>(
+        plan.sequence);
+    if (!sequence)
+      continue;
+    ScheduleChoice choice;
+    choice.sequence = plan.sequence;
+    choice.dims = plan.dims;
+    forEachTunable(sequence, **library, [&](Operation *op) {
+      KnobDomain domain;
+      int64_t value = 0;
+      if (auto knob = dyn_cast<transform::tune::KnobOp>(op)) {
+        domain.name = knob.getName().str();
+        if (std::optional<SmallVector<int64_t>> derived =
+                cpu::knobDomain(plan.sequence, domain.name, plan.dims))
+          domain.options = std::move(*derived);
+        else if (auto options = dyn_cast<ArrayAttr>(knob.getOptions()))
+          for (Attribute option : options)
+            if (auto integer = dyn_cast<IntegerAttr>(option))
+              domain.options.push_back(integer.getInt());
+        auto selected = dyn_cast_or_null<IntegerAttr>(knob.getSelectedAttr());
+        if (auto it = plan.knobs.find(domain.name); it != plan.knobs.end())
+          value = it->second;
+        else if (selected)
+          value = selected.getInt();
+        else if (!domain.options.empty())
+          value = domain.options.front();
+        else
+          return; // Not an integer knob: not searched.
+      } else {
+        auto alternatives = cast<transform::tune::AlternativesOp>(op);
+        domain.name = alternatives.getName().str();
+        domain.alternative = true;
+        for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+          domain.options.push_back(i);
+        if (auto selected = alternatives.getSelectedRegionAttrAttr())
+          value = selected.getInt();
+      }
+      if (choice.defaults.count(domain.name))
+        return; // The same knob in an included sequence.
+      if (!llvm::is_contained(domain.options, value))
+        domain.options.push_back(value);
+      llvm::sort(domain.options);
+      choice.defaults[domain.name] = value;
+      choice.domains.push_back(std::move(domain));
+    });
+    choices.push_back(std::move(choice));
+  }
+  return choices;
+}
+
+bool mlir::int21::cpu::isPlausible(const ScheduleChoice &choice, const Knobs &knobs,
+                      std::string &why) {
+  for (const KnobDomain &domain : choice.domains) {
+    auto it = knobs.find(domain.name);
+    if (it == knobs.end()) {
+      why = "no value for '" + domain.name + "'";
+      return false;
+    }
+    if (!llvm::is_contained(domain.options, it->second)) {
+      why = "'" + domain.name + "' = " + std::to_string(it->second) +
+            " is not in its domain";
+      return false;
+    }
+  }
+  for (const auto &knob : knobs)
+    if (llvm::none_of(choice.domains, [&](const KnobDomain &domain) {
+          return domain.name == knob.getKey();
+        })) {
+      why = ("'" + knob.getKey() + "' is not a knob of " + choice.sequence)
+                .str();
+      return false;
+    }
+  return cpu::checkKnobs(choice.sequence, knobs, choice.dims, why);
+}

@@ -2,7 +2,10 @@
 
 #include "DefaultKnobs.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir::int21::cpu;
 
@@ -153,4 +156,142 @@ Knobs mlir::int21::cpu::outerForallKnobs(llvm::ArrayRef<int64_t> shape,
     knobs["par_" + std::to_string(d)] = std::max<int64_t>(1, tile);
   }
   return knobs;
+}
+
+//===----------------------------------------------------------------------===//
+// Knob domains
+//===----------------------------------------------------------------------===//
+
+using llvm::SmallVector;
+
+static void sortUnique(SmallVector<int64_t> &values) {
+  llvm::sort(values);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+/// Tile sizes for a dimension of `dim`: the powers of two from `minimum`
+/// below it, its halves, thirds, quarters and eighths where they are whole,
+/// and the whole dimension.
+static SmallVector<int64_t> tileOptions(int64_t dim, int64_t minimum) {
+  SmallVector<int64_t> options;
+  for (int64_t t = minimum; t < dim; t *= 2)
+    options.push_back(t);
+  for (int64_t parts : {2, 3, 4, 8})
+    if (dim % parts == 0 && dim / parts >= minimum)
+      options.push_back(dim / parts);
+  options.push_back(std::max<int64_t>(dim, 1));
+  sortUnique(options);
+  return options;
+}
+
+/// Cache tiles of a reduction of `dim`: tile sizes that divide it (a
+/// partial tile keeps the accumulators from being hoisted).
+static SmallVector<int64_t> divisorOptions(int64_t dim, int64_t minimum) {
+  SmallVector<int64_t> options;
+  for (int64_t t : tileOptions(dim, minimum))
+    if (dim % t == 0)
+      options.push_back(t);
+  return options;
+}
+
+/// Register tile sizes up to `limit`, the dimension itself when smaller.
+static SmallVector<int64_t> registerOptions(int64_t dim,
+                                            llvm::ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> options;
+  for (int64_t s : sizes)
+    if (s <= dim)
+      options.push_back(s);
+  if (dim <= sizes.back())
+    options.push_back(dim);
+  sortUnique(options);
+  return options;
+}
+
+static constexpr int64_t kRegM[] = {1, 2, 3, 4, 6, 8, 12, 16};
+static constexpr int64_t kRegN[] = {8, 16, 24, 32, 48, 64};
+static constexpr int64_t kVectorWidths[] = {4, 8, 16, 32, 64};
+
+std::optional<SmallVector<int64_t>>
+mlir::int21::cpu::knobDomain(llvm::StringRef sequence, llvm::StringRef knob,
+                             llvm::ArrayRef<int64_t> dims) {
+  if (sequence == "cpu.matmul" || sequence == "cpu.batch_matmul") {
+    if (dims.size() != 3)
+      return std::nullopt;
+    auto [m, n, k] = std::make_tuple(dims[0], dims[1], dims[2]);
+    if (knob == "par_m")
+      return tileOptions(m, 4);
+    if (knob == "par_n")
+      return tileOptions(n, 16);
+    if (knob == "cache_k")
+      return divisorOptions(k, 16);
+    if (knob == "reg_m")
+      return registerOptions(m, kRegM);
+    if (knob == "reg_n")
+      return registerOptions(n, kRegN);
+    return std::nullopt;
+  }
+  if (sequence == "cpu.conv2d_nchw") {
+    if (dims.size() != 4)
+      return std::nullopt;
+    auto [f, oh, ow, taps] = std::make_tuple(dims[0], dims[1], dims[2], dims[3]);
+    if (knob == "par_m")
+      return tileOptions(f, 4);
+    if (knob == "par_n") {
+      // Whole output rows only (see conv2dKnobs).
+      SmallVector<int64_t> options;
+      for (int64_t rows = 1; rows <= oh; ++rows)
+        if (oh % rows == 0 && (rows * ow <= 1024 || rows == 1))
+          options.push_back(rows * ow);
+      return options;
+    }
+    if (knob == "cache_k")
+      return divisorOptions(taps, 16);
+    if (knob == "reg_m")
+      return registerOptions(f, kRegM);
+    if (knob == "reg_n")
+      return registerOptions(oh * ow, kRegN);
+    if (knob == "ew_par_c")
+      return tileOptions(f, 1);
+    if (knob == "ew_vec")
+      return registerOptions(ow, kVectorWidths);
+    return std::nullopt;
+  }
+  bool elementwise = sequence.starts_with("cpu.elementwise_");
+  if (elementwise || sequence.starts_with("cpu.outer_forall_")) {
+    if (knob == "vec" && elementwise && !dims.empty())
+      return registerOptions(dims.back(), kVectorWidths);
+    unsigned d;
+    if (knob.consume_front("par_") && !knob.getAsInteger(10, d) &&
+        d < dims.size())
+      return tileOptions(dims[d], 1);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool mlir::int21::cpu::checkKnobs(llvm::StringRef sequence, const Knobs &knobs,
+                                  llvm::ArrayRef<int64_t> dims,
+                                  std::string &why) {
+  auto get = [&](llvm::StringRef name) -> int64_t {
+    auto it = knobs.find(name);
+    return it == knobs.end() ? 0 : it->second;
+  };
+  if (sequence == "cpu.matmul" || sequence == "cpu.batch_matmul" ||
+      sequence == "cpu.conv2d_nchw") {
+    if (get("reg_m") > get("par_m")) {
+      why = "register tile rows (reg_m) exceed the thread tile (par_m)";
+      return false;
+    }
+    if (get("reg_n") > get("par_n")) {
+      why = "register tile columns (reg_n) exceed the thread tile (par_n)";
+      return false;
+    }
+    // 32 vector registers of 16 floats: the accumulators and a row of B.
+    if (get("reg_m") * get("reg_n") > 512) {
+      why = "the register tile (reg_m x reg_n) needs more accumulators than "
+            "there are vector registers";
+      return false;
+    }
+  }
+  return true;
 }

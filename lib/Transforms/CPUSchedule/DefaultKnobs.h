@@ -11,14 +11,16 @@
 #ifndef INT21_TRANSFORMS_CPUSCHEDULE_DEFAULTKNOBS_H
 #define INT21_TRANSFORMS_CPUSCHEDULE_DEFAULTKNOBS_H
 
+#include "int21/Transforms/CPUSchedule.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <optional>
 
 #include <cstdint>
 
 namespace mlir::int21::cpu {
-
-using Knobs = llvm::StringMap<int64_t>;
 
 /// @cpu.matmul and @cpu.batch_matmul: C[m, n] += A[m, k] * B[k, n].
 Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
@@ -34,6 +36,17 @@ Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
 /// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)
 /// dimensions of this shape.
 Knobs outerForallKnobs(llvm::ArrayRef<int64_t> shape, unsigned parallelDims);
+
+/// The domain of knob `knob` of template `sequence` whose knobs tile `dims`
+/// (ScheduleChoice::dims), when the shape decides it; std::nullopt for knobs
+/// whose domain is the template's own option list.
+std::optional<llvm::SmallVector<int64_t>>
+knobDomain(llvm::StringRef sequence, llvm::StringRef knob,
+           llvm::ArrayRef<int64_t> dims);
+
+/// Template-specific plausibility of `knobs` (see isPlausible).
+bool checkKnobs(llvm::StringRef sequence, const Knobs &knobs,
+                llvm::ArrayRef<int64_t> dims, std::string &why);
 
 } // namespace mlir::int21::cpu
 

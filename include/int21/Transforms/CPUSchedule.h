@@ -1,0 +1,78 @@
+//===- CPUSchedule.h - the CPU schedule templates as a search space -------===//
+//
+// What int21-cpu-schedule decides, exposed for the schedule search: which
+// templates may schedule a fusion group, with the knob values the default
+// schedule picks and the domain of every knob and alternative. A point of
+// that space is applied by putting `#int21.schedule<name, knobs>` on the
+// group (or, for every group of a template, with the pass's `knobs` option).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_TRANSFORMS_CPUSCHEDULE_H
+#define INT21_TRANSFORMS_CPUSCHEDULE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::int21 {
+class FusionGroupOp;
+} // namespace mlir::int21
+
+namespace mlir::int21::cpu {
+
+/// Values of a template's knobs and alternatives, by name (an alternative's
+/// value is the index of its region).
+using Knobs = llvm::StringMap<int64_t>;
+
+/// The values one knob or alternative of a template may take.
+struct KnobDomain {
+  std::string name;
+  llvm::SmallVector<int64_t> options;
+  /// True for a `transform.tune.alternatives` (a choice of pass-pipeline
+  /// fragment), false for a `transform.tune.knob` (a tile or vector size).
+  bool alternative = false;
+};
+
+/// One template that may schedule a group.
+struct ScheduleChoice {
+  /// The template's named sequence, e.g. "cpu.matmul".
+  std::string sequence;
+  /// The default schedule's values (every knob and alternative).
+  Knobs defaults;
+  /// Every knob and alternative, each domain containing its default; the
+  /// sizes are derived from the work (divisors, powers of two up to the
+  /// dimension, register limits).
+  llvm::SmallVector<KnobDomain> domains;
+  /// The dimensions the template's knobs tile (m, n, k for a matmul; the
+  /// iteration space for an elementwise group).
+  llvm::SmallVector<int64_t> dims;
+};
+
+/// Registers what the templates need (the transform dialect and its
+/// extensions, the tiling and value-bounds interfaces) with `registry`.
+void registerScheduleDialects(DialectRegistry &registry);
+
+/// Puts the module into the form int21-cpu-schedule schedules (aggregate ops
+/// decomposed, linalg ops outside groups wrapped in groups of their own,
+/// reshapes moved out of groups). Idempotent: the pass runs it again.
+LogicalResult prepareForScheduling(ModuleOp module);
+
+/// The templates that may schedule `group` (prepared), most specific first;
+/// empty when none does. The first is what the default schedule tries first.
+llvm::SmallVector<ScheduleChoice> getScheduleChoices(FusionGroupOp group);
+
+/// Whether `knobs` is a plausible point of `choice`'s space: every value in
+/// its domain and the tiles nested sensibly (a register tile no larger than
+/// its thread tile, accumulators that fit the registers). Candidates that
+/// fail are rejected before compiling; `why` says which rule failed.
+bool isPlausible(const ScheduleChoice &choice, const Knobs &knobs,
+                 std::string &why);
+
+} // namespace mlir::int21::cpu
+
+#endif // INT21_TRANSFORMS_CPUSCHEDULE_H
