@@ -66,12 +66,18 @@ Engine::Engine(EngineFile file, std::string name)
 Engine::~Engine() {
   if (library)
     dlclose(library);
+  if (codeFile >= 0)
+    close(codeFile);
 }
 
 /// Maps `code` (a shared object) into the process without a file on disk
 /// where the kernel allows (memfd), else through a temporary file removed
-/// right after loading. Each call gives a library of its own.
-static Expected<void *> openLibrary(StringRef code, StringRef name) {
+/// right after loading. Each call gives a library of its own: the loader
+/// takes a path it has seen before for a library it has already loaded, so
+/// the memfd (and with it its /proc/self/fd path) stays open, in `codeFile`,
+/// as long as the library is loaded.
+static Expected<void *> openLibrary(StringRef code, StringRef name,
+                                    int &codeFile) {
   int fd = -1;
   SmallString<128> path;
 #ifdef MFD_CLOEXEC
@@ -107,7 +113,10 @@ static Expected<void *> openLibrary(StringRef code, StringRef name) {
   }
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   std::string error = handle ? "" : dlerror();
-  close(fd);
+  if (handle && !temporary)
+    codeFile = fd;
+  else
+    close(fd);
   if (temporary)
     sys::fs::remove(path);
   if (!handle)
@@ -154,7 +163,8 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
       return engineError(name, "input '" + spec.name + "' has no dtype size");
 
   std::unique_ptr<Engine> engine(new Engine(std::move(*file), name.str()));
-  Expected<void *> library = openLibrary(code->data, name);
+  Expected<void *> library =
+      openLibrary(code->data, name, engine->codeFile);
   if (!library)
     return library.takeError();
   engine->library = *library;

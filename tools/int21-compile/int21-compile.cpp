@@ -1,8 +1,12 @@
 //===- int21-compile.cpp - ONNX model -> int21, linalg, LLVM IR or engine ---===//
 
+#include "int21/AgentSearch/Kernel.h"
+#include "int21/AgentSearch/Measure.h"
+#include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
+#include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,7 +20,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -53,8 +61,46 @@ void describeLocation(Location loc, llvm::raw_ostream &os) {
 }
 } // namespace
 
+/// Parses "ID:KIND,..." (the --tune-inject test hook).
+bool parseFaults(StringRef text, std::map<unsigned, std::string> &faults) {
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [id, kind] = item.split(':');
+    unsigned trial;
+    if (id.getAsInteger(10, trial) || kind.empty())
+      return false;
+    faults[trial] = kind.str();
+  }
+  return true;
+}
+
+/// The --tune flow: lower to linalg, search every kernel's schedule, put the
+/// winners on their groups. The module is then compiled as usual.
+LogicalResult tune(ModuleOp module, const ::int21::search::TuneOptions &options,
+                   ::int21::search::TuneResult &result) {
+  PassManager pm(module.getContext());
+  mlir::int21::buildInt21ToLinalgPipeline(pm);
+  if (failed(pm.run(module)) ||
+      failed(mlir::int21::cpu::prepareForScheduling(module)))
+    return failure();
+  llvm::Expected<::int21::search::TuneResult> tuned =
+      ::int21::search::tuneModule(module, options, llvm::errs());
+  if (!tuned) {
+    llvm::errs() << "int21-compile: error: --tune: "
+                 << llvm::toString(tuned.takeError()) << "\n";
+    return failure();
+  }
+  result = std::move(*tuned);
+  ::int21::search::applySchedules(module, result.schedules);
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // The search's measurement child: the same binary, another job.
+  if (argc > 1 && StringRef(argv[1]).starts_with("--tune-worker="))
+    return ::int21::search::measureWorkerMain(argc, argv);
 
   cl::OptionCategory category("int21-compile options");
   cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
@@ -123,7 +169,79 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerDefaultTimingManagerCLOptions();
-  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  cl::OptionCategory tuneCategory("int21-compile schedule search (--tune)");
+  cl::opt<bool> tuneFlag(
+      "tune",
+      cl::desc("Search the schedule of every kernel on this machine (each "
+               "candidate compiled, checked against the reference lowering "
+               "and timed) and build the engine from the winners"),
+      cl::init(false), cl::cat(tuneCategory));
+  cl::opt<unsigned> budget(
+      "budget",
+      cl::desc("Trials beyond the default schedules (default: 20 per kernel "
+               "when --time is not given)"),
+      cl::init(0), cl::cat(tuneCategory));
+  cl::opt<double> tuneTime("time",
+                           cl::desc("Seconds the search may take at most"),
+                           cl::init(0), cl::cat(tuneCategory));
+  cl::opt<unsigned> seed("seed", cl::desc("Seed of the search (default 21)"),
+                         cl::init(21), cl::cat(tuneCategory));
+  cl::opt<unsigned> jobs(
+      "jobs", cl::desc("Candidates compiled in parallel (default: cores)"),
+      cl::init(0), cl::cat(tuneCategory));
+  cl::opt<unsigned> tuneThreads(
+      "tune-threads",
+      cl::desc("Threads kernels are timed with (default 1)"), cl::init(1),
+      cl::cat(tuneCategory));
+  cl::opt<double> measureSeconds(
+      "measure-seconds",
+      cl::desc("Time spent timing one candidate, after its warm-up "
+               "(default 0.5)"),
+      cl::init(0.5), cl::cat(tuneCategory));
+  cl::list<std::string> agentNames(
+      "agents",
+      cl::desc("Built-in agents to search with (default: tiling, pipeline, "
+               "cost-model, random)"),
+      cl::CommaSeparated, cl::value_desc("name,..."), cl::cat(tuneCategory));
+  cl::list<std::string> agentCommands(
+      "agent-cmd",
+      cl::desc("An external agent: a command speaking the JSON-lines "
+               "protocol of docs/agent-protocol.md (repeatable)"),
+      cl::value_desc("command"), cl::cat(tuneCategory));
+  cl::opt<std::string> reportDir(
+      "report",
+      cl::desc("Write a report (report.md, convergence plots, log.jsonl) "
+               "to this directory"),
+      cl::value_desc("dir"), cl::init(""), cl::cat(tuneCategory));
+  cl::opt<std::string> tuneLog(
+      "tune-log", cl::desc("Write every trial as a JSON line to this file"),
+      cl::value_desc("file"), cl::init(""), cl::cat(tuneCategory));
+  cl::opt<double> compileTimeout(
+      "compile-timeout",
+      cl::desc("Seconds a candidate may take to compile (default 120)"),
+      cl::init(120), cl::cat(tuneCategory));
+  cl::opt<double> runTimeout(
+      "run-timeout",
+      cl::desc("Seconds a candidate's check and timing may take (default 60)"),
+      cl::init(60), cl::cat(tuneCategory));
+  cl::opt<bool> keepTuneDir(
+      "keep-tune-dir",
+      cl::desc("Keep the kernels and engines the search compiled"),
+      cl::init(false), cl::cat(tuneCategory));
+  // Test hooks and the compile child's switches: not for users.
+  cl::opt<std::string> tuneInject(
+      "tune-inject", cl::desc("Inject faults into trials: ID:KIND,..."),
+      cl::init(""), cl::Hidden);
+  cl::opt<std::string> injectFault(
+      "inject-fault", cl::desc("Compile child: inject this fault"),
+      cl::init(""), cl::Hidden);
+  cl::opt<bool> strictSchedules(
+      "strict-schedules",
+      cl::desc("A group whose #int21.schedule does not apply is an error"),
+      cl::init(false), cl::Hidden);
+
+  cl::HideUnrelatedOptions(
+      {&category, &tuneCategory, &cl::getGeneralCategory()});
   cl::ParseCommandLineOptions(argc, argv,
                               "int21-compile: compile an ONNX model\n");
 
@@ -147,6 +265,43 @@ int main(int argc, char **argv) {
   compileOptions.optLevel = std::min(3u, optLevel.getValue());
   compileOptions.schedule = !noSchedule;
   compileOptions.knobs = scheduleKnobs;
+  compileOptions.strictSchedules = strictSchedules;
+  ::int21::search::TuneOptions tuneOptions;
+  if (tuneFlag) {
+    if (emitKind != EmitKind::Engine) {
+      llvm::errs() << "int21-compile: error: --tune builds an engine: give "
+                      "--target=cpu\n";
+      return 1;
+    }
+    if (noSchedule) {
+      llvm::errs() << "int21-compile: error: --tune and --no-schedule "
+                      "exclude each other\n";
+      return 1;
+    }
+    if (!parseFaults(tuneInject, tuneOptions.faults)) {
+      llvm::errs() << "int21-compile: error: --tune-inject: expected "
+                      "ID:KIND,...\n";
+      return 1;
+    }
+    tuneOptions.budget = budget;
+    tuneOptions.seconds = tuneTime;
+    tuneOptions.seed = seed;
+    tuneOptions.jobs = jobs;
+    tuneOptions.threads = std::max(1u, tuneThreads.getValue());
+    tuneOptions.measureSeconds = measureSeconds;
+    tuneOptions.agents.assign(agentNames.begin(), agentNames.end());
+    tuneOptions.agentCommands.assign(agentCommands.begin(),
+                                     agentCommands.end());
+    tuneOptions.reportDir = reportDir;
+    tuneOptions.logPath = tuneLog;
+    tuneOptions.keepWorkDir = keepTuneDir;
+    tuneOptions.compileTimeout = compileTimeout;
+    tuneOptions.runTimeout = runTimeout;
+    tuneOptions.target = compileOptions.target;
+    tuneOptions.progressBar = llvm::sys::Process::StandardErrIsDisplayed();
+    tuneOptions.workerExecutable = llvm::sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&parseFaults));
+  }
   if (compiles) {
     std::string error;
     if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
@@ -273,6 +428,18 @@ int main(int argc, char **argv) {
       failedAny = true;
       continue;
     }
+    if (!injectFault.empty())
+      if (llvm::Error error = ::int21::search::injectFault(**module, injectFault)) {
+        llvm::errs() << "int21-compile: error: --inject-fault: "
+                     << llvm::toString(std::move(error)) << "\n";
+        failedAny = true;
+        continue;
+      }
+    ::int21::search::TuneResult tuned;
+    if (tuneFlag && failed(tune(**module, tuneOptions, tuned))) {
+      failedAny = true;
+      continue;
+    }
     if (compiles) {
       compileOptions.timing = &rootTimer;
       if (emitKind == EmitKind::Engine) {
@@ -280,6 +447,17 @@ int main(int argc, char **argv) {
                                           output->os()))) {
           failedAny = true;
           continue;
+        }
+        if (tuneFlag) {
+          // The last line: what the search bought (on stderr when the
+          // engine itself goes to stdout).
+          llvm::raw_ostream &os =
+              outputFile == "-" ? llvm::errs() : llvm::outs();
+          os << "tuned " << tuned.kernels.size() << " kernels in "
+             << tuned.trials << " trials (" << tuned.reused
+             << " reused from the knowledge base): "
+             << llvm::format("%.2f", tuned.speedup)
+             << "x faster than the default schedules\n";
         }
         continue;
       }

@@ -91,6 +91,8 @@ private:
   EngineFile file;
   std::string name;
   void *library = nullptr;
+  /// The memfd the code was loaded from, open while it is loaded.
+  int codeFile = -1;
   void (*entry)(void **) = nullptr;
   void (*setNumThreads)(int) = nullptr;
   std::vector<const void *> weightPointers;

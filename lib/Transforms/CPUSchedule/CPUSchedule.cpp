@@ -276,8 +276,10 @@ void overrideKnobs(cpu::Knobs &knobs, DictionaryAttr values) {
 }
 
 /// The default plans, led by the group's own schedule when it names one of
-/// their templates (the defaults stay behind it as fallbacks).
-SmallVector<Plan> planGroup(FusionGroupOp group) {
+/// their templates (the defaults stay behind it as fallbacks); `named` says
+/// whether it did.
+SmallVector<Plan> planGroup(FusionGroupOp group, bool &named) {
+  named = false;
   SmallVector<Plan> plans = planDefaults(group);
   ScheduleAttr schedule = group.getScheduleAttr();
   if (!schedule)
@@ -287,9 +289,10 @@ SmallVector<Plan> planGroup(FusionGroupOp group) {
   });
   if (it == plans.end())
     return plans;
-  Plan named = *it;
-  overrideKnobs(named.knobs, schedule.getKnobs());
-  plans.insert(plans.begin(), std::move(named));
+  Plan own = *it;
+  overrideKnobs(own.knobs, schedule.getKnobs());
+  plans.insert(plans.begin(), std::move(own));
+  named = true;
   return plans;
 }
 
@@ -513,26 +516,24 @@ struct CPUSchedulePass
     SmallVector<FusionGroupOp> groups;
     module.walk([&](FusionGroupOp group) { groups.push_back(group); });
     for (FusionGroupOp group : groups) {
-      ScheduleAttr named = group.getScheduleAttr();
+      ScheduleAttr schedule = group.getScheduleAttr();
       Location loc = group.getLoc();
-      bool first = true, applied = false;
-      for (Plan &plan : planGroup(group)) {
-        if (succeeded(applyPlan(group, plan))) {
-          applied = true;
+      bool named;
+      SmallVector<Plan> plans = planGroup(group, named);
+      if (schedule && strict && !named) {
+        emitError(loc) << "schedule " << schedule
+                       << " names no template that fits this group";
+        return signalPassFailure();
+      }
+      for (auto [i, plan] : llvm::enumerate(plans)) {
+        if (succeeded(applyPlan(group, plan)))
           break;
-        }
-        // The group's own schedule is the first plan when it names one.
-        if (first && named && strict) {
-          emitError(loc) << "schedule " << named
+        // The group's own schedule is the first plan.
+        if (i == 0 && named && strict) {
+          emitError(loc) << "schedule " << schedule
                          << " does not apply to this group";
           return signalPassFailure();
         }
-        first = false;
-      }
-      if (!applied && named && strict) {
-        emitError(loc) << "schedule " << named
-                       << " names no template that fits this group";
-        return signalPassFailure();
       }
     }
 

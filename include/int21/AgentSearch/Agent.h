@@ -1,0 +1,63 @@
+//===- Agent.h - the interface every search agent implements --------------===//
+//
+// An agent is a strategy: it reads the blackboard and proposes candidates
+// for a kernel; it is told every trial's outcome. The coordinator asks agents
+// in turn, validates and deduplicates what they propose, and gives each a
+// share of the trials by how much it has improved the best times. Agents are
+// used from the coordinator's thread only; each owns its random generator,
+// seeded from the search's seed, so a search is deterministic for a seed up
+// to timing noise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_AGENTSEARCH_AGENT_H
+#define INT21_AGENTSEARCH_AGENT_H
+
+#include "int21/AgentSearch/Blackboard.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace int21::search {
+
+class Agent {
+public:
+  virtual ~Agent();
+  /// A short name for logs and reports ("tiling", "random", ...).
+  virtual llvm::StringRef name() const = 0;
+  /// Up to `count` candidates for `kernel`, not yet tried if it can help it
+  /// (the coordinator drops duplicates and invalid ones).
+  virtual std::vector<Candidate> propose(const Blackboard &board,
+                                         unsigned kernel, unsigned count) = 0;
+  /// Called with every recorded trial, whoever proposed it.
+  virtual void observe(const Blackboard &board, const Trial &trial) {}
+  /// Called once when the search ends.
+  virtual void finish() {}
+};
+
+/// Uniformly random points of the space: the baseline.
+std::unique_ptr<Agent> createRandomAgent(uint64_t seed);
+/// Evolutionary search over tile knobs: mutation and crossover of the best
+/// correct candidates.
+std::unique_ptr<Agent> createTilingAgent(uint64_t seed);
+/// A bandit over the pass-pipeline alternatives, applied to the best tiles.
+std::unique_ptr<Agent> createPipelineAgent(uint64_t seed);
+/// Ranks many proposals with a model fitted on the measured trials and
+/// proposes the most promising.
+std::unique_ptr<Agent> createCostModelAgent(uint64_t seed);
+/// Any program speaking the JSON-lines protocol of docs/agent-protocol.md on
+/// its stdin/stdout, started with `/bin/sh -c command`.
+llvm::Expected<std::unique_ptr<Agent>>
+createExternalAgent(const std::string &command, uint64_t seed);
+
+/// The built-in agents by name ("random", "tiling", "pipeline",
+/// "cost-model"); null for an unknown name.
+std::unique_ptr<Agent> createBuiltinAgent(llvm::StringRef name,
+                                          uint64_t seed);
+
+} // namespace int21::search
+
+#endif // INT21_AGENTSEARCH_AGENT_H

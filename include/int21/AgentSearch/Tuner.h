@@ -1,0 +1,118 @@
+//===- Tuner.h - the coordinator: search every kernel of a model ----------===//
+//
+// tuneModule cuts a model (lowered to linalg, prepared for scheduling) into
+// kernels, measures each kernel's default schedule against the reference
+// lowering, then spends the trial budget: kernels get trials by their share
+// of the model's time, agents by how much they have improved the best times
+// (a bandit). Candidates are compiled in parallel child processes and
+// measured one at a time, each in a child process with a time limit; only a
+// correct candidate's time counts. The winners come back as schedules by
+// kernel signature, for applySchedules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_AGENTSEARCH_TUNER_H
+#define INT21_AGENTSEARCH_TUNER_H
+
+#include "int21/AgentSearch/Blackboard.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace int21::search {
+
+struct TuneOptions {
+  /// Trials beyond each kernel's default schedule (0: no limit).
+  unsigned budget = 0;
+  /// Wall-clock seconds for the whole search (0: no limit). With neither
+  /// limit, a budget of 20 trials per kernel applies.
+  double seconds = 0;
+  uint64_t seed = 21;
+  /// Compiles run in parallel (0: the hardware's threads).
+  unsigned jobs = 0;
+  /// Threads the kernels are timed with (the engine's run threads).
+  unsigned threads = 1;
+  /// Time per measurement, after the warm-up.
+  double measureSeconds = 0.5;
+  /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
+  /// random).
+  std::vector<std::string> agents;
+  /// External agents, one command each (docs/agent-protocol.md).
+  std::vector<std::string> agentCommands;
+  /// Where to write the JSON-lines log of every trial (empty: none).
+  std::string logPath;
+  /// Where to write the report (empty: none).
+  std::string reportDir;
+  /// The int21-compile executable the children run.
+  std::string workerExecutable;
+  /// The engine target ("cpu", ...).
+  std::string target = "cpu";
+  double compileTimeout = 120;
+  double runTimeout = 60;
+  /// A progress bar (on a terminal) rather than plain lines.
+  bool progressBar = false;
+  /// Keep the working directory (kernels, engines) for inspection.
+  bool keepWorkDir = false;
+  /// Test hook: faults injected into trials by id ("crash", "hang",
+  /// "wrong" in the compile child; "run-crash" in the measurement child).
+  std::map<unsigned, std::string> faults;
+};
+
+struct KernelSummary {
+  std::string signature;
+  std::string name;
+  unsigned instances = 0;
+  unsigned trials = 0;
+  double defaultMs = 0;
+  double bestMs = 0;
+  double rooflineMs = 0;
+  /// Who found the winner ("default" when nothing beat it).
+  std::string winnerAgent;
+  Schedule winner;
+  /// Why the kernel could not be tuned, when it could not.
+  std::string error;
+};
+
+struct TuneResult {
+  /// The winning schedule of every tuned kernel, by signature.
+  std::map<std::string, Schedule> schedules;
+  std::vector<KernelSummary> kernels;
+  unsigned trials = 0;
+  /// Kernels whose schedule came from the knowledge base.
+  unsigned reused = 0;
+  /// Default over tuned time of the whole model (kernel times weighted by
+  /// their instances).
+  double speedup = 1;
+  double seconds = 0;
+};
+
+/// Tunes every kernel of `module` (lowered to linalg and prepared; left
+/// unchanged). Progress goes to `progress`.
+llvm::Expected<TuneResult> tuneModule(mlir::ModuleOp module,
+                                      const TuneOptions &options,
+                                      llvm::raw_ostream &progress);
+
+/// Writes the report: DIR/report.md (per kernel: default and best time,
+/// trials, the winning agent and schedule) and DIR/kernel-N.svg (best time
+/// against trials, one line per agent).
+llvm::Error writeReport(const Blackboard &board, const TuneResult &result,
+                        llvm::StringRef dir);
+
+/// Test hook of the compile child (`--inject-fault=KIND`): "crash" raises
+/// SIGSEGV, "hang" never returns, "wrong" changes the arithmetic of the
+/// first linalg.generic (a multiplication becomes an addition, an addition a
+/// subtraction, a maximum a minimum) so that it computes a wrong result. Fails for an unknown
+/// kind or a module with nothing to change.
+llvm::Error injectFault(mlir::ModuleOp module, llvm::StringRef kind);
+
+/// One trial as a JSON object (a line of the tuning log).
+std::string trialToJSONLine(const Blackboard &board, const Trial &trial);
+
+} // namespace int21::search
+
+#endif // INT21_AGENTSEARCH_TUNER_H

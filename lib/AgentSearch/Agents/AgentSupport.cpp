@@ -1,0 +1,115 @@
+//===- AgentSupport.cpp - what the built-in agents share ------------------===//
+
+#include "AgentSupport.h"
+
+#include <algorithm>
+
+using namespace int21::search;
+namespace cpu = mlir::int21::cpu;
+
+Agent::~Agent() = default;
+
+std::vector<const Trial *> detail::rankedTrials(const Blackboard &board,
+                                                unsigned kernel) {
+  std::vector<const Trial *> ranked;
+  for (unsigned id : board.trialsOf(kernel))
+    if (board.trials()[id].outcome == Outcome::Ok)
+      ranked.push_back(&board.trials()[id]);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Trial *a, const Trial *b) {
+                     return a->time.medianMs < b->time.medianMs;
+                   });
+  return ranked;
+}
+
+Candidate detail::makeCandidate(unsigned kernel, Schedule schedule,
+                                llvm::StringRef agent,
+                                std::optional<unsigned> parent) {
+  Candidate candidate;
+  candidate.kernel = kernel;
+  candidate.schedule = std::move(schedule);
+  candidate.agent = agent.str();
+  candidate.parent = parent;
+  return candidate;
+}
+
+std::optional<Schedule> detail::mutate(const Kernel &kernel,
+                                       const Schedule &schedule,
+                                       unsigned changes, bool alternatives,
+                                       std::mt19937_64 &rng) {
+  const cpu::ScheduleChoice *choice = kernel.findChoice(schedule.sequence);
+  if (!choice)
+    return std::nullopt;
+  std::vector<const cpu::KnobDomain *> movable;
+  for (const cpu::KnobDomain &domain : choice->domains)
+    if (domain.alternative == alternatives && domain.options.size() > 1)
+      movable.push_back(&domain);
+  if (movable.empty())
+    return std::nullopt;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    Schedule next = schedule;
+    for (unsigned c = 0; c < changes; ++c) {
+      const cpu::KnobDomain &domain =
+          *movable[std::uniform_int_distribution<size_t>(
+              0, movable.size() - 1)(rng)];
+      const auto &options = domain.options;
+      auto at = std::find(options.begin(), options.end(),
+                          next.knobs[domain.name]);
+      size_t index = at == options.end() ? 0 : at - options.begin();
+      if (std::uniform_real_distribution<double>(0, 1)(rng) < 0.7) {
+        // A neighbour: one option up or down.
+        bool up = (index == 0) ||
+                  (index + 1 < options.size() &&
+                   std::uniform_int_distribution<int>(0, 1)(rng));
+        index = up ? index + 1 : index - 1;
+      } else {
+        index = std::uniform_int_distribution<size_t>(0, options.size() - 1)(rng);
+      }
+      next.knobs[domain.name] = options[index];
+    }
+    std::string why;
+    if (next.knobs != schedule.knobs && isValidSchedule(kernel, next, why))
+      return next;
+  }
+  return std::nullopt;
+}
+
+std::optional<Schedule> detail::randomPlausible(const Kernel &kernel,
+                                                std::mt19937_64 &rng) {
+  if (kernel.choices.empty())
+    return std::nullopt;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const cpu::ScheduleChoice &choice =
+        kernel.choices[std::uniform_int_distribution<size_t>(
+            0, kernel.choices.size() - 1)(rng)];
+    Schedule schedule = randomSchedule(choice, rng);
+    std::string why;
+    if (isValidSchedule(kernel, schedule, why))
+      return schedule;
+  }
+  return std::nullopt;
+}
+
+bool detail::alreadyProposed(const Blackboard &board, const Kernel &kernel,
+                             const Schedule &schedule,
+                             const std::vector<Candidate> &pending) {
+  if (board.tried(scheduleHash(kernel.signature, schedule)))
+    return true;
+  return std::any_of(pending.begin(), pending.end(), [&](const Candidate &c) {
+    return c.schedule.sequence == schedule.sequence &&
+           c.schedule.knobs == schedule.knobs;
+  });
+}
+
+std::unique_ptr<Agent> int21::search::createBuiltinAgent(llvm::StringRef name,
+                                                         uint64_t seed) {
+  if (name == "random")
+    return createRandomAgent(seed);
+  if (name == "tiling")
+    return createTilingAgent(seed);
+  if (name == "pipeline")
+    return createPipelineAgent(seed);
+  if (name == "cost-model")
+    return createCostModelAgent(seed);
+  return nullptr;
+}

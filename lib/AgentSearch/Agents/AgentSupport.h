@@ -1,0 +1,42 @@
+//===- AgentSupport.h - what the built-in agents share --------------------===//
+
+#ifndef INT21_LIB_AGENTSEARCH_AGENTS_AGENTSUPPORT_H
+#define INT21_LIB_AGENTSEARCH_AGENTS_AGENTSUPPORT_H
+
+#include "int21/AgentSearch/Agent.h"
+
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace int21::search::detail {
+
+/// The correct trials of `kernel`, fastest first.
+std::vector<const Trial *> rankedTrials(const Blackboard &board,
+                                        unsigned kernel);
+
+/// A candidate for `kernel` proposed by `agent`.
+Candidate makeCandidate(unsigned kernel, Schedule schedule,
+                        llvm::StringRef agent,
+                        std::optional<unsigned> parent = std::nullopt);
+
+/// `schedule` with `changes` of its knobs moved: to a neighbouring option
+/// mostly, to any option sometimes. `alternatives` selects which kind of
+/// knob may change (tile sizes or pipeline alternatives). std::nullopt when
+/// the template has no such knob or no plausible result was found.
+std::optional<Schedule> mutate(const Kernel &kernel, const Schedule &schedule,
+                               unsigned changes, bool alternatives,
+                               std::mt19937_64 &rng);
+
+/// A random plausible schedule of a random template of `kernel`.
+std::optional<Schedule> randomPlausible(const Kernel &kernel,
+                                        std::mt19937_64 &rng);
+
+/// Whether the blackboard or `pending` already holds `schedule`.
+bool alreadyProposed(const Blackboard &board, const Kernel &kernel,
+                     const Schedule &schedule,
+                     const std::vector<Candidate> &pending);
+
+} // namespace int21::search::detail
+
+#endif // INT21_LIB_AGENTSEARCH_AGENTS_AGENTSUPPORT_H

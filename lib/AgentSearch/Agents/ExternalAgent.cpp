@@ -1,0 +1,220 @@
+//===- ExternalAgent.cpp - an agent in another process, over JSON lines ---===//
+//
+// Speaks the protocol of docs/agent-protocol.md: the search writes one JSON
+// object per line to the program's stdin (`propose`, `result`, `done`) and
+// reads one line back for each `propose`. What comes back is only a template
+// name and knob values, validated like any proposal: an external agent can
+// choose points of the schedule space and nothing else. A program that dies,
+// answers garbage or takes too long is dropped with a warning, and the search
+// goes on without it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Process.h"
+#include "AgentSupport.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <limits>
+
+using namespace int21::search;
+namespace cpu = mlir::int21::cpu;
+namespace json = llvm::json;
+
+namespace {
+/// How long a proposal may take.
+constexpr double kReplySeconds = 30;
+
+json::Value spaceToJSON(const Kernel &kernel) {
+  json::Array templates;
+  for (const cpu::ScheduleChoice &choice : kernel.choices) {
+    json::Array knobs;
+    for (const cpu::KnobDomain &domain : choice.domains) {
+      json::Array options;
+      for (int64_t option : domain.options)
+        options.push_back(option);
+      knobs.push_back(json::Object{
+          {"name", domain.name},
+          {"kind", domain.alternative ? "alternative" : "knob"},
+          {"options", std::move(options)},
+          {"default", choice.defaults.lookup(domain.name)}});
+    }
+    json::Array dims;
+    for (int64_t dim : choice.dims)
+      dims.push_back(dim);
+    templates.push_back(json::Object{{"template", choice.sequence},
+                                     {"dims", std::move(dims)},
+                                     {"knobs", std::move(knobs)}});
+  }
+  return templates;
+}
+
+json::Object knobsToJSON(const Schedule &schedule) {
+  json::Object knobs;
+  for (const auto &[name, value] : schedule.knobs)
+    knobs[name] = value;
+  return knobs;
+}
+
+class ExternalAgent final : public Agent {
+public:
+  ExternalAgent(std::string command, std::string label)
+      : command(std::move(command)), label(std::move(label)) {}
+
+  bool start(uint64_t seed, std::string &error) {
+    if (!process.start(command, error))
+      return false;
+    alive = send(json::Object{{"type", "hello"}, {"protocol", 1},
+                              {"seed", static_cast<int64_t>(seed)}});
+    if (!alive)
+      error = "the program exited at once";
+    return alive;
+  }
+
+  llvm::StringRef name() const override { return label; }
+
+  std::vector<Candidate> propose(const Blackboard &board, unsigned kernel,
+                                 unsigned count) override {
+    std::vector<Candidate> out;
+    if (!alive)
+      return out;
+    const Kernel &work = board.kernels()[kernel];
+    json::Object message{{"type", "propose"},
+                         {"kernel", kernel},
+                         {"count", count},
+                         {"signature", work.signature},
+                         {"name", work.name},
+                         {"space", spaceToJSON(work)}};
+    if (sentIR.insert(kernel).second)
+      message["ir"] = work.ir;
+    if (const Trial *best = board.best(kernel))
+      message["best"] =
+          json::Object{{"trial", best->id},
+                       {"template", best->candidate.schedule.sequence},
+                       {"knobs", knobsToJSON(best->candidate.schedule)},
+                       {"median_ms", best->time.medianMs}};
+    if (!send(std::move(message)))
+      return out;
+    std::string line;
+    if (!process.readLine(line, kReplySeconds)) {
+      drop("no answer to 'propose' within " +
+           std::to_string(static_cast<int>(kReplySeconds)) + " s");
+      return out;
+    }
+    llvm::Expected<json::Value> reply = json::parse(line);
+    if (!reply) {
+      drop("unreadable answer: " + llvm::toString(reply.takeError()));
+      return out;
+    }
+    const json::Object *object = reply->getAsObject();
+    const json::Array *candidates =
+        object ? object->getArray("candidates") : nullptr;
+    if (!candidates) {
+      drop("an answer without a 'candidates' array");
+      return out;
+    }
+    for (const json::Value &entry : *candidates) {
+      if (out.size() >= count)
+        break;
+      const json::Object *proposal = entry.getAsObject();
+      if (!proposal)
+        continue;
+      Schedule schedule;
+      std::optional<llvm::StringRef> sequence = proposal->getString("template");
+      schedule.sequence = sequence ? sequence->str() : "";
+      // Knobs not given keep the template's defaults.
+      if (const cpu::ScheduleChoice *choice =
+              work.findChoice(schedule.sequence))
+        schedule = defaultSchedule(*choice);
+      if (const json::Object *knobs = proposal->getObject("knobs"))
+        for (const auto &[knob, value] : *knobs) {
+          std::optional<int64_t> integer = value.getAsInteger();
+          // A value that is not an integer cannot be in any domain: keep
+          // it as one that is not, so that the proposal is recorded as
+          // invalid rather than silently changed.
+          schedule.knobs[knob.str()] =
+              integer ? *integer : std::numeric_limits<int64_t>::min();
+        }
+      out.push_back(detail::makeCandidate(kernel, std::move(schedule), name()));
+    }
+    return out;
+  }
+
+  void observe(const Blackboard &board, const Trial &trial) override {
+    if (!alive)
+      return;
+    json::Object message{
+        {"type", "result"},
+        {"trial", trial.id},
+        {"kernel", trial.candidate.kernel},
+        {"agent", trial.candidate.agent},
+        {"template", trial.candidate.schedule.sequence},
+        {"knobs", knobsToJSON(trial.candidate.schedule)},
+        {"outcome", outcomeName(trial.outcome)},
+    };
+    if (trial.outcome == Outcome::Ok)
+      message["median_ms"] = trial.time.medianMs;
+    else
+      message["error"] = trial.error;
+    send(std::move(message));
+  }
+
+  void finish() override {
+    if (alive)
+      send(json::Object{{"type", "done"}});
+    process.stop(/*graceSeconds=*/2);
+    alive = false;
+  }
+
+private:
+  bool send(json::Object message) {
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << json::Value(std::move(message));
+    if (process.writeLine(line))
+      return true;
+    drop("the program is gone");
+    return false;
+  }
+
+  void drop(const std::string &why) {
+    if (!alive)
+      return;
+    llvm::errs() << "int21-compile: warning: agent '" << label
+                 << "' dropped: " << why << "\n";
+    alive = false;
+    process.stop(0);
+  }
+
+  std::string command, label;
+  PipedProcess process;
+  bool alive = false;
+  llvm::DenseSet<unsigned> sentIR;
+};
+} // namespace
+
+llvm::Expected<std::unique_ptr<Agent>>
+int21::search::createExternalAgent(const std::string &command, uint64_t seed) {
+  // Named after the program, or the script an interpreter runs.
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::StringRef(command).split(words, ' ', -1, /*KeepEmpty=*/false);
+  llvm::StringRef program = words.empty() ? "" : words.front();
+  for (llvm::StringRef word : words) {
+    llvm::StringRef base = llvm::sys::path::filename(word);
+    program = word;
+    if (!(base.starts_with("python") || base == "node" || base == "sh" ||
+          base == "bash" || base == "perl" || base == "ruby" ||
+          base == "env" || word.starts_with("-")))
+      break;
+  }
+  auto agent = std::make_unique<ExternalAgent>(
+      command, ("external:" + llvm::sys::path::filename(program)).str());
+  std::string error;
+  if (!agent->start(seed, error))
+    return llvm::createStringError("--agent-cmd '" + command +
+                                   "': cannot start: " + error);
+  return std::move(agent);
+}

@@ -1,0 +1,656 @@
+//===- Tuner.cpp - the coordinator of the schedule search -----------------===//
+
+#include "int21/AgentSearch/Tuner.h"
+
+#include "Process.h"
+#include "int21/AgentSearch/Agent.h"
+#include "int21/AgentSearch/Measure.h"
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <thread>
+
+using namespace int21::search;
+using namespace mlir;
+namespace json = llvm::json;
+using Clock = std::chrono::steady_clock;
+
+llvm::Error(::int21::search::injectFault)(ModuleOp module, llvm::StringRef kind) {
+  if (kind == "crash") {
+    std::raise(SIGSEGV);
+    return llvm::createStringError("SIGSEGV did not end the process");
+  }
+  if (kind == "hang") {
+    while (true)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  if (kind != "wrong")
+    return llvm::createStringError("unknown fault '" + kind + "'");
+  // The first computation of the first linalg.generic that computes; a
+  // named op is generalized only when there is no generic (its body is
+  // fixed), which templates that match named ops then no longer fit.
+  IRRewriter rewriter(module.getContext());
+  auto computes = [](linalg::LinalgOp op) {
+    return !op.getBlock()->without_terminator().empty();
+  };
+  linalg::GenericOp generic;
+  module.walk([&](linalg::GenericOp op) {
+    if (!generic && computes(op))
+      generic = op;
+  });
+  if (!generic) {
+    linalg::LinalgOp named;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!named && computes(op) && !isa<linalg::FillOp, linalg::CopyOp>(op))
+        named = op;
+    });
+    if (!named)
+      return llvm::createStringError("no linalg op to change");
+    rewriter.setInsertionPoint(named);
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, named);
+    if (failed(generalized))
+      return llvm::createStringError("cannot generalize " +
+                                     named->getName().getStringRef());
+    generic = *generalized;
+  }
+  Operation *target = nullptr;
+  generic.getBody()->walk([&](Operation *op) {
+    if (!target && isa<arith::MulFOp, arith::MulIOp, arith::AddFOp,
+                       arith::AddIOp, arith::MaximumFOp>(op))
+      target = op;
+  });
+  if (!target)
+    return llvm::createStringError("no arithmetic to change");
+  rewriter.setInsertionPoint(target);
+  Value lhs = target->getOperand(0), rhs = target->getOperand(1);
+  Location loc = target->getLoc();
+  Operation *replacement;
+  if (isa<arith::MulFOp>(target))
+    replacement = arith::AddFOp::create(rewriter, loc, lhs, rhs);
+  else if (isa<arith::MulIOp>(target))
+    replacement = arith::AddIOp::create(rewriter, loc, lhs, rhs);
+  else if (isa<arith::AddFOp>(target))
+    replacement = arith::SubFOp::create(rewriter, loc, lhs, rhs);
+  else if (isa<arith::AddIOp>(target))
+    replacement = arith::SubIOp::create(rewriter, loc, lhs, rhs);
+  else
+    replacement = arith::MinimumFOp::create(rewriter, loc, lhs, rhs);
+  rewriter.replaceOp(target, replacement->getResults());
+  return llvm::Error::success();
+}
+
+namespace {
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The first line of `path` that says "error", or its last line.
+std::string firstErrorLine(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines)
+    if (line.contains("error"))
+      return line.trim().str();
+  return lines.empty() ? "" : lines.back().trim().str();
+}
+
+std::string signalText(int signal) {
+  const char *name = strsignal(signal);
+  return "killed by signal " + std::to_string(signal) +
+         (name ? std::string(" (") + name + ")" : std::string());
+}
+
+/// A candidate on its way through compile and measurement.
+struct Work {
+  Candidate candidate;
+  uint64_t hash = 0;
+  bool isDefault = false;
+  std::string fault;
+  /// What the compile child gets beyond the input, target and output.
+  std::vector<std::string> compileArgs;
+  std::string mlirPath, enginePath;
+  ProcessResult compile;
+  std::string compileLog;
+  /// Set when the candidate never reaches the compiler.
+  std::optional<Outcome> rejected;
+  std::string rejection;
+};
+
+struct AgentStats {
+  double uses = 0;
+  double reward = 0;
+};
+
+class Coordinator {
+public:
+  Coordinator(ModuleOp module, const TuneOptions &options,
+              llvm::raw_ostream &progress)
+      : module(module), options(options), progress(progress),
+        board(extractKernels(module)) {}
+
+  llvm::Expected<TuneResult> run();
+
+private:
+  llvm::Error setUp();
+  void compileAll(std::vector<Work> &batch);
+  Trial measure(Work &work);
+  void record(Trial trial);
+  std::optional<unsigned> pickKernel();
+  std::vector<Work> proposeBatch(unsigned kernel, unsigned size);
+  llvm::Error writeCandidate(Work &work);
+  void report(unsigned kernel, bool force);
+  TuneResult summarize();
+
+  unsigned extraTrials(unsigned kernel) const {
+    return board.trialsOf(kernel).size() - 1;
+  }
+  bool budgetLeft() const {
+    if (budget && spent >= budget)
+      return false;
+    return !(options.seconds > 0 &&
+             secondsSince(start) >= options.seconds);
+  }
+
+  ModuleOp module;
+  const TuneOptions &options;
+  llvm::raw_ostream &progress;
+  Blackboard board;
+  Clock::time_point start = Clock::now();
+  llvm::SmallString<128> workDir;
+  std::vector<OwningOpRef<ModuleOp>> kernelModules;
+  std::vector<std::string> referenceEngines;
+  std::vector<std::unique_ptr<Agent>> agents;
+  std::vector<AgentStats> agentStats;
+  std::vector<bool> active;
+  std::vector<double> roofline;
+  std::unique_ptr<llvm::raw_fd_ostream> log;
+  unsigned budget = 0;
+  unsigned spent = 0;
+  unsigned jobs = 1;
+  unsigned nextFile = 0;
+};
+
+llvm::Error Coordinator::setUp() {
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("int21-tune", workDir))
+    return llvm::createStringError("cannot create a working directory: " +
+                                   ec.message());
+  jobs = options.jobs ? options.jobs
+                      : std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<Kernel> &kernels = board.kernels();
+  budget = options.budget;
+  if (!budget && options.seconds <= 0)
+    budget = 20 * kernels.size();
+
+  ParserConfig config(module.getContext());
+  for (const Kernel &kernel : kernels) {
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(kernel.ir, config, "kernel");
+    if (!parsed)
+      return llvm::createStringError("cannot parse the kernel module of '" +
+                                     kernel.name + "'");
+    kernelModules.push_back(std::move(parsed));
+  }
+
+  std::vector<std::string> names = options.agents;
+  if (names.empty())
+    names = {"tiling", "pipeline", "cost-model", "random"};
+  for (auto [i, name] : llvm::enumerate(names)) {
+    std::unique_ptr<Agent> agent = createBuiltinAgent(name, options.seed + i);
+    if (!agent)
+      return llvm::createStringError(
+          "unknown agent '" + name +
+          "' (built-in agents: tiling, pipeline, cost-model, random)");
+    agents.push_back(std::move(agent));
+  }
+  for (auto [i, command] : llvm::enumerate(options.agentCommands)) {
+    llvm::Expected<std::unique_ptr<Agent>> agent =
+        createExternalAgent(command, options.seed + 100 + i);
+    if (!agent)
+      return agent.takeError();
+    agents.push_back(std::move(*agent));
+  }
+  agentStats.resize(agents.size());
+
+  if (!options.logPath.empty()) {
+    std::error_code ec;
+    log = std::make_unique<llvm::raw_fd_ostream>(options.logPath, ec);
+    if (ec)
+      return llvm::createStringError("cannot write the tuning log '" +
+                                     options.logPath + "': " + ec.message());
+  }
+  MachinePeaks peaks = measurePeaks(options.threads);
+  for (const Kernel &kernel : kernels)
+    roofline.push_back(rooflineMs(kernel, peaks));
+  active.assign(kernels.size(), true);
+  return llvm::Error::success();
+}
+
+llvm::Error Coordinator::writeCandidate(Work &work) {
+  unsigned id = nextFile++;
+  work.mlirPath = (workDir + "/candidate-" + llvm::Twine(id) + ".mlir").str();
+  work.enginePath = (workDir + "/candidate-" + llvm::Twine(id) + ".int21").str();
+  ModuleOp kernelModule = *kernelModules[work.candidate.kernel];
+  mlir::int21::FusionGroupOp group;
+  kernelModule.walk([&](mlir::int21::FusionGroupOp op) { group = op; });
+  if (!work.isDefault)
+    group.setScheduleAttr(cast<mlir::int21::ScheduleAttr>(
+        toScheduleAttr(module.getContext(), work.candidate.schedule)));
+  std::error_code ec;
+  llvm::raw_fd_ostream os(work.mlirPath, ec);
+  if (!ec)
+    kernelModule->print(os);
+  group.removeScheduleAttr();
+  if (ec)
+    return llvm::createStringError("cannot write '" + work.mlirPath +
+                                   "': " + ec.message());
+  return llvm::Error::success();
+}
+
+void Coordinator::compileAll(std::vector<Work> &batch) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < batch.size(); i = next++) {
+      Work &work = batch[i];
+      if (work.rejected)
+        continue;
+      std::vector<std::string> argv = {options.workerExecutable, work.mlirPath,
+                                       "--target=" + options.target,
+                                       "-o", work.enginePath};
+      argv.insert(argv.end(), work.compileArgs.begin(), work.compileArgs.end());
+      if (!work.fault.empty() && work.fault != "run-crash")
+        argv.push_back("--inject-fault=" + work.fault);
+      work.compileLog = work.enginePath + ".log";
+      work.compile = runProcess(argv, "", work.compileLog,
+                                options.compileTimeout);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<size_t>(jobs, batch.size()); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
+Trial Coordinator::measure(Work &work) {
+  Trial trial;
+  trial.candidate = work.candidate;
+  trial.hash = work.hash;
+  trial.isDefault = work.isDefault;
+  trial.compileSeconds = work.compile.seconds;
+  if (work.rejected) {
+    trial.outcome = *work.rejected;
+    trial.error = work.rejection;
+    return trial;
+  }
+  const ProcessResult &compiled = work.compile;
+  if (compiled.failedToStart || compiled.exitCode > 0) {
+    trial.outcome = Outcome::CompileError;
+    trial.error = compiled.failedToStart ? compiled.error
+                                         : firstErrorLine(work.compileLog);
+    return trial;
+  }
+  if (compiled.timedOut || compiled.signal) {
+    trial.outcome =
+        compiled.timedOut ? Outcome::CompileTimeout : Outcome::CompileCrash;
+    trial.error = compiled.timedOut
+                      ? "no engine after " +
+                            std::to_string(int(options.compileTimeout)) + " s"
+                      : signalText(compiled.signal);
+    return trial;
+  }
+
+  unsigned kernel = work.candidate.kernel;
+  std::string out = work.enginePath + ".json", err = work.enginePath + ".err";
+  std::vector<std::string> argv = {
+      options.workerExecutable,
+      "--tune-worker=measure",
+      "--reference=" + referenceEngines[kernel],
+      "--candidate=" + work.enginePath,
+      "--seed=" + std::to_string(options.seed * 1000003 + board.trials().size()),
+      "--threads=" + std::to_string(options.threads),
+      "--seconds=" + std::to_string(options.measureSeconds)};
+  if (work.fault == "run-crash")
+    argv.push_back("--inject-fault=run-crash");
+  ProcessResult ran = runProcess(argv, out, err, options.runTimeout);
+  if (ran.timedOut || ran.signal) {
+    trial.outcome = ran.timedOut ? Outcome::RunTimeout : Outcome::RunCrash;
+    trial.error = ran.timedOut ? "no result after " +
+                                     std::to_string(int(options.runTimeout)) +
+                                     " s"
+                               : signalText(ran.signal);
+    return trial;
+  }
+  if (!ran.succeeded()) {
+    trial.outcome = Outcome::RunError;
+    trial.error = ran.failedToStart ? ran.error : firstErrorLine(err);
+    return trial;
+  }
+  auto text = llvm::MemoryBuffer::getFile(out);
+  MeasureReport measured;
+  llvm::Expected<json::Value> parsed =
+      text ? json::parse((*text)->getBuffer())
+           : llvm::Expected<json::Value>(
+                 llvm::createStringError("no measurement written"));
+  json::Path::Root root;
+  if (!parsed || !fromJSON(*parsed, measured, root)) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    trial.outcome = Outcome::RunError;
+    trial.error = "unreadable measurement";
+    return trial;
+  }
+  trial.maxError = measured.maxError;
+  if (!measured.correct) {
+    trial.outcome = Outcome::Wrong;
+    trial.error = measured.mismatch;
+    return trial;
+  }
+  trial.outcome = Outcome::Ok;
+  trial.time = measured.time;
+  return trial;
+}
+
+void Coordinator::record(Trial trial) {
+  unsigned kernel = trial.candidate.kernel;
+  const Trial *bestBefore = board.best(kernel);
+  double before = bestBefore ? bestBefore->time.medianMs : 0;
+  trial.at = secondsSince(start);
+  const Trial &recorded = board.record(std::move(trial));
+  if (!recorded.isDefault)
+    ++spent;
+  for (auto [i, agent] : llvm::enumerate(agents)) {
+    agent->observe(board, recorded);
+    if (agent->name() == recorded.candidate.agent) {
+      agentStats[i].uses += 1;
+      if (recorded.outcome == Outcome::Ok && before > 0 &&
+          recorded.time.medianMs < before)
+        agentStats[i].reward += std::log(before / recorded.time.medianMs);
+    }
+  }
+  if (log) {
+    *log << trialToJSONLine(board, recorded) << "\n";
+    log->flush();
+  }
+}
+
+std::optional<unsigned> Coordinator::pickKernel() {
+  // The time each kernel could still win in the model (its best time above
+  // its roofline bound, times its instances), spread over the trials it has
+  // had. The bound is an estimate (peaks measured on a busy machine, caches
+  // ignored): a kernel at or below it keeps a twentieth of its time as
+  // headroom rather than none.
+  std::optional<unsigned> pick;
+  double pickScore = 0;
+  for (unsigned k = 0; k < board.kernels().size(); ++k) {
+    const Trial *base = board.defaultTrial(k);
+    const Trial *best = board.best(k);
+    if (!active[k] || !base || base->outcome != Outcome::Ok || !best)
+      continue;
+    double bestMs = best->time.medianMs;
+    double headroom = std::max(bestMs - roofline[k], 0.05 * bestMs);
+    double score =
+        headroom * board.kernels()[k].instances / (1 + extraTrials(k));
+    if (!pick || score > pickScore) {
+      pick = k;
+      pickScore = score;
+    }
+  }
+  return pick;
+}
+
+std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
+  std::vector<Work> batch;
+  std::vector<Candidate> pending;
+  std::vector<bool> dry(agents.size(), false);
+  double totalUses = 1;
+  for (const AgentStats &stats : agentStats)
+    totalUses += stats.uses;
+  const Kernel &work = board.kernels()[kernel];
+  while (batch.size() < size) {
+    // The agent with the best upper confidence bound on its improvements.
+    std::optional<size_t> pick;
+    double pickScore = 0;
+    for (size_t a = 0; a < agents.size(); ++a) {
+      if (dry[a])
+        continue;
+      const AgentStats &stats = agentStats[a];
+      double score = stats.uses == 0
+                         ? 1e9 - a
+                         : stats.reward / stats.uses +
+                               0.2 * std::sqrt(std::log(totalUses) / stats.uses);
+      if (!pick || score > pickScore) {
+        pick = a;
+        pickScore = score;
+      }
+    }
+    if (!pick)
+      break;
+    std::vector<Candidate> proposed = agents[*pick]->propose(board, kernel, 1);
+    bool added = false;
+    for (Candidate &candidate : proposed) {
+      candidate.kernel = kernel;
+      uint64_t hash = scheduleHash(work.signature, candidate.schedule);
+      if (board.tried(hash) ||
+          llvm::any_of(batch, [&](const Work &w) { return w.hash == hash; }))
+        continue;
+      Work next;
+      next.hash = hash;
+      std::string why;
+      if (!isValidSchedule(work, candidate.schedule, why)) {
+        next.rejected = Outcome::Invalid;
+        next.rejection = why;
+      }
+      next.candidate = std::move(candidate);
+      batch.push_back(std::move(next));
+      added = true;
+      // Counted for the bandit now, so that one batch spreads over agents.
+      totalUses += 1;
+      break;
+    }
+    if (!added)
+      dry[*pick] = true;
+  }
+  return batch;
+}
+
+void Coordinator::report(unsigned kernel, bool force) {
+  const Kernel &work = board.kernels()[kernel];
+  const Trial *base = board.defaultTrial(kernel);
+  const Trial *best = board.best(kernel);
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  os << "[" << kernel + 1 << "/" << board.kernels().size() << "] "
+     << work.name << ": " << board.trialsOf(kernel).size() << " trials";
+  if (best && base && base->outcome == Outcome::Ok)
+    os << ", best " << llvm::format("%.3f", best->time.medianMs) << " ms ("
+       << llvm::format("%.2f", base->time.medianMs / best->time.medianMs)
+       << "x)";
+  if (budget)
+    os << "  [" << spent << "/" << budget << "]";
+  if (options.progressBar) {
+    if (line.size() > 118)
+      line = line.substr(0, 115) + "...";
+    progress << "\r" << line << std::string(120 - line.size(), ' ');
+    progress.flush();
+  } else if (force) {
+    progress << line << "\n";
+  }
+}
+
+TuneResult Coordinator::summarize() {
+  TuneResult result;
+  double before = 0, after = 0;
+  for (unsigned k = 0; k < board.kernels().size(); ++k) {
+    const Kernel &kernel = board.kernels()[k];
+    KernelSummary summary;
+    summary.signature = kernel.signature;
+    summary.name = kernel.name;
+    summary.instances = kernel.instances;
+    summary.trials = board.trialsOf(k).size();
+    summary.rooflineMs = roofline[k];
+    const Trial *base = board.defaultTrial(k);
+    const Trial *best = board.best(k);
+    if (!base || base->outcome != Outcome::Ok) {
+      summary.error = base ? base->error : "not measured";
+      result.kernels.push_back(summary);
+      continue;
+    }
+    summary.defaultMs = base->time.medianMs;
+    summary.bestMs = best->time.medianMs;
+    summary.winnerAgent = best->isDefault ? "default" : best->candidate.agent;
+    summary.winner = best->candidate.schedule;
+    if (!best->isDefault)
+      result.schedules[kernel.signature] = best->candidate.schedule;
+    before += summary.defaultMs * kernel.instances;
+    after += summary.bestMs * kernel.instances;
+    result.kernels.push_back(summary);
+  }
+  result.trials = board.trials().size();
+  result.speedup = after > 0 ? before / after : 1;
+  result.seconds = secondsSince(start);
+  return result;
+}
+
+llvm::Expected<TuneResult> Coordinator::run() {
+  if (llvm::Error error = setUp())
+    return std::move(error);
+  const std::vector<Kernel> &kernels = board.kernels();
+  progress << "tuning " << kernels.size() << " kernels with "
+           << agents.size() << " agents (";
+  for (auto [i, agent] : llvm::enumerate(agents))
+    progress << (i ? ", " : "") << agent->name();
+  progress << "), "
+           << (budget ? std::to_string(budget) + " trials" : "no trial limit");
+  if (options.seconds > 0)
+    progress << ", at most " << llvm::format("%.0f", options.seconds) << " s";
+  progress << "\n";
+
+  // The reference lowering and the default schedule of every kernel.
+  {
+    std::vector<Work> references, defaults;
+    for (unsigned k = 0; k < kernels.size(); ++k) {
+      Work reference;
+      reference.candidate.kernel = k;
+      reference.isDefault = true;
+      if (llvm::Error error = writeCandidate(reference))
+        return std::move(error);
+      references.push_back(reference);
+      Work base;
+      base.candidate.kernel = k;
+      base.candidate.agent = "default";
+      base.candidate.schedule = defaultSchedule(kernels[k].choices.front());
+      base.hash = scheduleHash(kernels[k].signature, base.candidate.schedule);
+      base.isDefault = true;
+      if (auto it = options.faults.find(k); it != options.faults.end())
+        base.fault = it->second;
+      if (llvm::Error error = writeCandidate(base))
+        return std::move(error);
+      defaults.push_back(base);
+    }
+    // References (the unscheduled lowering) and defaults compile together.
+    std::vector<Work> both = references;
+    for (Work &reference : both) {
+      reference.enginePath += ".reference";
+      reference.compileArgs = {"--no-schedule"};
+    }
+    both.insert(both.end(), defaults.begin(), defaults.end());
+    compileAll(both);
+    for (unsigned k = 0; k < kernels.size(); ++k) {
+      Work &reference = both[k];
+      Work &base = both[references.size() + k];
+      referenceEngines.push_back(reference.enginePath);
+      if (!reference.compile.succeeded()) {
+        base.rejected = Outcome::CompileError;
+        base.rejection = "the reference lowering does not compile: " +
+                         firstErrorLine(reference.compileLog);
+      }
+      Trial trial = measure(base);
+      // Once the default schedule agrees with the reference lowering, it is
+      // the reference: it is faster, and candidates must match it.
+      if (trial.outcome == Outcome::Ok)
+        referenceEngines[k] = base.enginePath;
+      record(std::move(trial));
+      report(k, /*force=*/true);
+    }
+  }
+
+  // The search proper.
+  while (budgetLeft()) {
+    std::optional<unsigned> kernel = pickKernel();
+    if (!kernel)
+      break;
+    unsigned size = std::max(2u, jobs);
+    if (budget)
+      size = std::min(size, budget - spent);
+    std::vector<Work> batch = proposeBatch(*kernel, size);
+    if (batch.empty()) {
+      // Every agent has run out of ideas for this kernel.
+      active[*kernel] = false;
+      continue;
+    }
+    for (auto [i, work] : llvm::enumerate(batch)) {
+      unsigned id = board.trials().size() + i;
+      if (auto it = options.faults.find(id); it != options.faults.end())
+        work.fault = it->second;
+      work.compileArgs = {"--strict-schedules"};
+      if (!work.rejected)
+        if (llvm::Error error = writeCandidate(work))
+          return std::move(error);
+    }
+    compileAll(batch);
+    for (Work &work : batch) {
+      record(measure(work));
+      llvm::sys::fs::remove(work.enginePath);
+      report(*kernel, /*force=*/false);
+    }
+  }
+  if (options.progressBar)
+    progress << "\n";
+  for (unsigned k = 0; k < kernels.size(); ++k)
+    if (!options.progressBar)
+      report(k, /*force=*/true);
+  for (std::unique_ptr<Agent> &agent : agents)
+    agent->finish();
+
+  TuneResult result = summarize();
+  if (!options.reportDir.empty())
+    if (llvm::Error error = writeReport(board, result, options.reportDir))
+      return std::move(error);
+  if (!options.keepWorkDir)
+    llvm::sys::fs::remove_directories(workDir);
+  else
+    progress << "kernels and engines kept in " << workDir << "\n";
+  return result;
+}
+
+} // namespace
+
+llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
+                                                     const TuneOptions &options,
+                                                     llvm::raw_ostream &progress) {
+  Coordinator coordinator(module, options, progress);
+  return coordinator.run();
+}
