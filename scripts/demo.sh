@@ -1,38 +1,45 @@
 #!/usr/bin/env bash
-# The main job, as far as int21 goes today: build, then for each shared ONNX
-# model compile a CPU engine (import, fusion groups, linalg, default CPU
-# schedule, LLVM), run it against the outputs PyTorch recorded, and time it.
-# (Tuning by the agent search comes with its issue; engines are untuned.)
+# The main job: build, then tune a small transformer (the shared encoder
+# model: two layers, d=256, 4 heads) on this machine with the agent search,
+# check the tuned engine against the outputs PyTorch recorded, and time it
+# against the engine of the default schedules.
+# Usage: scripts/demo.sh [SECONDS=150]   (the search's time; ~3 min in all)
+# Env: INT21_BUILD_DIR (default build), INT21_MODELS (default ../shared/models),
+#      INT21_DEMO_REPORT (default build/demo-report).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+seconds="${1:-150}"
 "$root/scripts/build.sh"
 build="${INT21_BUILD_DIR:-$root/build}"
 models="${INT21_MODELS:-$root/../shared/models}"
+report="${INT21_DEMO_REPORT:-$build/demo-report}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-if [ ! -d "$models" ]; then
+if [ ! -f "$models/encoder.onnx" ]; then
   echo "(no ../shared/models here: showing fusion groups of examples/mlp-block.mlir)"
   "$build/bin/int21-opt" "$root/examples/mlp-block.mlir" --canonicalize --int21-form-fusion-groups
   exit 0
 fi
 
-for m in mlp encoder resnet18; do
-  [ -f "$models/$m.onnx" ] || continue
-  echo "== $m"
-  start=$(date +%s%N)
-  "$build/bin/int21-compile" "$models/$m.onnx" --target=cpu -o "$out/$m.int21"
-  end=$(date +%s%N)
-  echo "   compiled to a CPU engine in $(((end - start) / 1000000)) ms" \
-    "($(($(stat -c %s "$out/$m.int21") / 1024)) KiB)"
-  data="$models/$m/test_data_set_0"
-  inputs=()
-  name=$("$build/bin/int21-compile" "$models/$m.onnx" --emit=int21 |
-    sed -n 's/.*func.func @main(%[^:]*: [^{]*{onnx.name = "\([^"]*\)".*/\1/p')
-  [ -n "$name" ] && inputs=(--input "$name=$data/input_0.pb")
-  for t in 1 2; do
-    echo "   threads=$t: $("$build/bin/int21-run" "$out/$m.int21" "${inputs[@]}" \
-      --expect "$data" --atol 1e-5 --threads "$t")"
-  done
-  echo "   threads=1: $("$build/bin/int21-run" "$out/$m.int21" --bench 20 --threads 1)"
-done
+model="$models/encoder.onnx"
+data="$models/encoder/test_data_set_0"
+echo "== tuning $(basename "$model") on this machine for at most ${seconds} s"
+rm -rf "$report"
+"$build/bin/int21-compile" "$model" --target=cpu --tune --time "$seconds" \
+  --report "$report" -o "$out/tuned.int21" | tee "$out/tune.txt"
+"$build/bin/int21-compile" "$model" --target=cpu -o "$out/default.int21"
+
+echo "== the tuned engine against PyTorch's output"
+"$build/bin/int21-run" "$out/tuned.int21" --input "input=$data/input_0.pb" \
+  --expect "$data" --atol 1e-5
+
+echo "== whole-model latency, one thread (kernels were tuned one thread each)"
+t_default=$("$build/bin/int21-run" "$out/default.int21" --bench 50 --threads 1 |
+  sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+t_tuned=$("$build/bin/int21-run" "$out/tuned.int21" --bench 50 --threads 1 |
+  sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+echo "   default schedules: ${t_default} ms, tuned: ${t_tuned} ms:" \
+  "$(awk -v a="$t_default" -v b="$t_tuned" 'BEGIN { printf "%.2fx", a / b }') faster"
+echo "   the search's own estimate: $(tail -1 "$out/tune.txt" | sed 's/.*: //')"
+echo "   report: $report/report.md (convergence plots: $report/kernel-*.svg)"

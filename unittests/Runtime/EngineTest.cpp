@@ -35,22 +35,40 @@ func.func @main(%x: tensor<2x8xf32> {onnx.name = "x"}) -> (tensor<2x8xf32> {onnx
 }
 )mlir";
 
-/// The engine of kModel, compiled for this machine.
-const std::string &engineBytes() {
-  static const std::string bytes = [] {
-    mlir::DialectRegistry registry;
-    int21::registerCompilerDialects(registry);
-    mlir::MLIRContext context(registry);
-    context.loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
-    std::string out;
-    if (!module)
-      return out;
-    llvm::raw_string_ostream os(out);
-    if (mlir::failed(int21::compileToEngine(*module, {}, os)))
-      out.clear();
+/// The engine of `source`, compiled for this machine (empty on failure).
+std::string compileEngine(llvm::StringRef source) {
+  mlir::DialectRegistry registry;
+  int21::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  std::string out;
+  if (!module)
     return out;
+  llvm::raw_string_ostream os(out);
+  if (mlir::failed(int21::compileToEngine(*module, {}, os)))
+    out.clear();
+  return out;
+}
+
+/// The engine of kModel.
+const std::string &engineBytes() {
+  static const std::string bytes = compileEngine(kModel);
+  return bytes;
+}
+
+/// The engine of kModel without its relu: y = x @ w + b.
+const std::string &linearEngineBytes() {
+  static const std::string bytes = [] {
+    std::string source = kModel;
+    llvm::StringRef relu = "  %y = int21.relu %a : tensor<2x8xf32>\n"
+                           "  return %y : tensor<2x8xf32>";
+    size_t at = source.find(relu.str());
+    if (at == std::string::npos)
+      return std::string();
+    source.replace(at, relu.size(), "  return %a : tensor<2x8xf32>");
+    return compileEngine(source);
   }();
   return bytes;
 }
@@ -108,6 +126,25 @@ TEST(EngineTest, TwoEnginesInOneProcessShareNothing) {
   tb.join();
   a->reset();
   expectModelOutput(**b, 3.0f);
+}
+
+// Engines of different code loaded side by side each run their own code
+// (the loader must not take the second for the first, whose code came from
+// a file of the same name).
+TEST(EngineTest, EnginesOfDifferentCodeRunTheirOwnCode) {
+  ASSERT_FALSE(linearEngineBytes().empty());
+  llvm::Expected<std::unique_ptr<Engine>> relu = loadBytes(engineBytes());
+  llvm::Expected<std::unique_ptr<Engine>> linear =
+      loadBytes(linearEngineBytes());
+  ASSERT_TRUE(bool(relu) && bool(linear));
+  Tensor x(DType::F32, {2, 8});
+  for (int i = 0; i < 16; ++i)
+    x.dataAs<float>()[i] = 1.0f;
+  llvm::Expected<std::vector<Tensor>> y = (*linear)->run({x});
+  ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+  // Element 1: 1 * 2 - 100, which the relu engine would clamp to 0.
+  EXPECT_FLOAT_EQ((*y)[0].dataAs<float>()[1], -98.0f);
+  expectModelOutput(**relu, 1.0f);
 }
 
 TEST(EngineTest, LoadsFromAFile) {

@@ -1,0 +1,259 @@
+//===- SearchTest.cpp - kernels, schedule spaces, the blackboard, agents --===//
+
+#include "int21/AgentSearch/Agent.h"
+#include "int21/AgentSearch/Kernel.h"
+#include "int21/AgentSearch/Measure.h"
+#include "int21/Compiler/Compiler.h"
+#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Dialect/Int21/Int21Ops.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace int21::search;
+namespace cpu = mlir::int21::cpu;
+
+namespace {
+
+// Two identical matmul groups (one kernel, two instances) and an
+// elementwise one.
+constexpr const char *kModule = R"mlir(
+func.func @main(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+    int21.yield %m : tensor<64x256xf32>
+  } : tensor<64x256xf32>
+  %1 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {reg_n = 16 : i64}>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+    int21.yield %m : tensor<64x256xf32>
+  } : tensor<64x256xf32>
+  %2 = int21.fusion_group {
+    %e = tensor.empty() : tensor<64x256xf32>
+    %s = linalg.add ins(%0, %1 : tensor<64x256xf32>, tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    int21.yield %s : tensor<64x256xf32>
+  } : tensor<64x256xf32>
+  return %2 : tensor<64x256xf32>
+}
+)mlir";
+
+class SearchTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    mlir::DialectRegistry registry;
+    int21::registerCompilerDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    context->loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+    module = mlir::parseSourceString<mlir::ModuleOp>(kModule, context.get());
+    ASSERT_TRUE(module);
+    ASSERT_TRUE(mlir::succeeded(cpu::prepareForScheduling(*module)));
+    kernels = extractKernels(*module);
+  }
+
+  const Kernel &matmul() const { return kernels.front(); }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<Kernel> kernels;
+};
+
+TEST_F(SearchTest, EqualGroupsAreOneKernel) {
+  ASSERT_EQ(kernels.size(), 2u);
+  // The second matmul's schedule does not change its signature.
+  EXPECT_EQ(matmul().instances, 2u);
+  EXPECT_EQ(kernels[1].instances, 1u);
+  EXPECT_NE(matmul().signature, kernels[1].signature);
+  EXPECT_EQ(matmul().name, "matmul 64x256x128");
+  EXPECT_DOUBLE_EQ(matmul().flops, 2.0 * 64 * 256 * 128 + 64 * 256);
+  EXPECT_DOUBLE_EQ(matmul().bytes, 4.0 * (64 * 128 + 128 * 256 + 64 * 256));
+}
+
+TEST_F(SearchTest, DomainsComeFromTheWork) {
+  const cpu::ScheduleChoice *choice = matmul().findChoice("cpu.matmul");
+  ASSERT_NE(choice, nullptr);
+  EXPECT_EQ(matmul().choices.front().sequence, "cpu.matmul");
+  EXPECT_EQ(choice->dims, (llvm::SmallVector<int64_t>{64, 256, 128}));
+  for (const cpu::KnobDomain &domain : choice->domains) {
+    ASSERT_FALSE(domain.options.empty()) << domain.name;
+    EXPECT_TRUE(std::is_sorted(domain.options.begin(), domain.options.end()));
+    // Every default lies in its domain.
+    EXPECT_TRUE(llvm::is_contained(domain.options,
+                                   choice->defaults.lookup(domain.name)))
+        << domain.name;
+    if (domain.name == "cache_k")
+      for (int64_t k : domain.options)
+        EXPECT_EQ(128 % k, 0) << "cache_k " << k << " does not divide K";
+    if (domain.name == "par_m")
+      EXPECT_EQ(domain.options.back(), 64);
+  }
+}
+
+TEST_F(SearchTest, ImplausibleSchedulesAreRejected) {
+  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  Schedule schedule = defaultSchedule(choice);
+  std::string why;
+  EXPECT_TRUE(isValidSchedule(matmul(), schedule, why)) << why;
+
+  Schedule tooWide = schedule;
+  tooWide.knobs["reg_m"] = 16;
+  tooWide.knobs["par_m"] = 8;
+  EXPECT_FALSE(isValidSchedule(matmul(), tooWide, why));
+  EXPECT_NE(why.find("reg_m"), std::string::npos) << why;
+
+  Schedule outside = schedule;
+  outside.knobs["cache_k"] = 100;
+  EXPECT_FALSE(isValidSchedule(matmul(), outside, why));
+  EXPECT_EQ(why, "'cache_k' = 100 is not in its domain");
+
+  Schedule unknown = schedule;
+  unknown.knobs["unroll_everything"] = 1;
+  EXPECT_FALSE(isValidSchedule(matmul(), unknown, why));
+
+  Schedule otherTemplate = schedule;
+  otherTemplate.sequence = "cpu.conv2d_nchw";
+  EXPECT_FALSE(isValidSchedule(matmul(), otherTemplate, why));
+}
+
+TEST_F(SearchTest, HashesAreCanonical) {
+  Schedule a = defaultSchedule(matmul().choices.front());
+  Schedule b = a;
+  EXPECT_EQ(scheduleHash(matmul().signature, a),
+            scheduleHash(matmul().signature, b));
+  b.knobs["reg_n"] = a.knobs["reg_n"] == 16 ? 32 : 16;
+  EXPECT_NE(scheduleHash(matmul().signature, a),
+            scheduleHash(matmul().signature, b));
+  // The same schedule for other work is another candidate.
+  EXPECT_NE(scheduleHash(matmul().signature, a),
+            scheduleHash(kernels[1].signature, a));
+}
+
+TEST_F(SearchTest, SchedulesGoToEveryGroupOfTheKernel) {
+  Schedule schedule = defaultSchedule(matmul().choices.front());
+  schedule.knobs["reg_n"] = 8;
+  EXPECT_EQ(applySchedules(*module, {{matmul().signature, schedule}}), 2u);
+  unsigned withReg8 = 0;
+  module->walk([&](mlir::int21::FusionGroupOp group) {
+    if (auto attr = group.getScheduleAttr())
+      if (attr.getIntKnob("reg_n") == 8)
+        ++withReg8;
+  });
+  EXPECT_EQ(withReg8, 2u);
+}
+
+/// A trial of `schedule` with a synthetic time.
+Trial fakeTrial(unsigned kernel, const Schedule &schedule, double ms,
+                bool isDefault = false) {
+  Trial trial;
+  trial.candidate.kernel = kernel;
+  trial.candidate.schedule = schedule;
+  trial.candidate.agent = isDefault ? "default" : "test";
+  trial.hash = scheduleHash("k" + std::to_string(kernel), schedule);
+  trial.outcome = Outcome::Ok;
+  trial.time.medianMs = ms;
+  trial.isDefault = isDefault;
+  return trial;
+}
+
+TEST_F(SearchTest, BlackboardTracksBestAndDefault) {
+  Blackboard board(kernels);
+  Schedule base = defaultSchedule(matmul().choices.front());
+  board.record(fakeTrial(0, base, 2.0, /*isDefault=*/true));
+  Schedule faster = base;
+  faster.knobs["reg_n"] = 16;
+  Trial wrong = fakeTrial(0, faster, 0.1);
+  wrong.outcome = Outcome::Wrong;
+  board.record(wrong);
+  EXPECT_EQ(board.best(0)->time.medianMs, 2.0) << "a wrong trial never wins";
+  faster.knobs["reg_n"] = 8;
+  board.record(fakeTrial(0, faster, 1.5));
+  EXPECT_EQ(board.best(0)->time.medianMs, 1.5);
+  EXPECT_TRUE(board.defaultTrial(0)->isDefault);
+  EXPECT_EQ(board.trialsOf(0).size(), 3u);
+  EXPECT_EQ(board.best(1), nullptr);
+}
+
+/// Every built-in agent proposes valid, untried candidates for the kernel,
+/// the same ones for the same seed.
+TEST_F(SearchTest, AgentsProposeValidNewCandidates) {
+  for (llvm::StringRef name : {"random", "tiling", "cost-model"}) {
+    Blackboard board(kernels);
+    Schedule base = defaultSchedule(matmul().choices.front());
+    board.record(fakeTrial(0, base, 2.0, /*isDefault=*/true));
+    std::unique_ptr<Agent> agent = createBuiltinAgent(name, 7);
+    std::unique_ptr<Agent> twin = createBuiltinAgent(name, 7);
+    ASSERT_TRUE(agent && twin) << name.str();
+    std::vector<Candidate> proposed = agent->propose(board, 0, 6);
+    std::vector<Candidate> again = twin->propose(board, 0, 6);
+    ASSERT_FALSE(proposed.empty()) << name.str();
+    ASSERT_EQ(proposed.size(), again.size()) << name.str();
+    for (size_t i = 0; i < proposed.size(); ++i) {
+      const Candidate &c = proposed[i];
+      std::string why;
+      EXPECT_TRUE(isValidSchedule(matmul(), c.schedule, why))
+          << name.str() << ": " << describe(c.schedule) << ": " << why;
+      EXPECT_FALSE(board.tried(scheduleHash(matmul().signature, c.schedule)));
+      EXPECT_EQ(c.agent, name.str());
+      EXPECT_EQ(describe(c.schedule), describe(again[i].schedule))
+          << name.str() << " is not deterministic for a seed";
+    }
+  }
+  EXPECT_EQ(createBuiltinAgent("oracle", 1), nullptr);
+}
+
+// The cost model learns from the measurements: with times that fall as the
+// register tile widens, it proposes wide register tiles.
+TEST_F(SearchTest, CostModelFollowsTheMeasurements) {
+  Blackboard board(kernels);
+  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  std::mt19937_64 rng(3);
+  Schedule base = defaultSchedule(choice);
+  auto synthetic = [](const Schedule &s) {
+    return 10.0 / s.knobs.at("reg_n");
+  };
+  board.record(fakeTrial(0, base, synthetic(base), /*isDefault=*/true));
+  double sumOfMeasured = 0;
+  unsigned measured = 0;
+  while (board.trials().size() < 24) {
+    Schedule s = randomSchedule(choice, rng);
+    std::string why;
+    if (!isValidSchedule(matmul(), s, why) ||
+        board.tried(scheduleHash("k0", s)))
+      continue;
+    board.record(fakeTrial(0, s, synthetic(s)));
+    sumOfMeasured += s.knobs["reg_n"];
+    ++measured;
+  }
+  std::unique_ptr<Agent> agent = createCostModelAgent(5);
+  std::vector<Candidate> proposed = agent->propose(board, 0, 4);
+  ASSERT_EQ(proposed.size(), 4u);
+  double sumOfProposed = 0;
+  for (const Candidate &c : proposed)
+    sumOfProposed += c.schedule.knobs.at("reg_n");
+  EXPECT_GT(sumOfProposed / proposed.size(), sumOfMeasured / measured);
+}
+
+TEST(MeasureTest, TolerancesFollowTheDtype) {
+  using int21::runtime::DType;
+  EXPECT_EQ(toleranceFor(DType::I32, 100).first, 0);
+  EXPECT_EQ(toleranceFor(DType::Bool, 1).second, 0);
+  EXPECT_LT(toleranceFor(DType::F32, 1).first,
+            toleranceFor(DType::F16, 1).first);
+  EXPECT_LT(toleranceFor(DType::F16, 1).first,
+            toleranceFor(DType::BF16, 1).first);
+  // The absolute part scales with the outputs.
+  EXPECT_DOUBLE_EQ(toleranceFor(DType::F32, 1000).second,
+                   1000 * toleranceFor(DType::F32, 1).second);
+}
+
+} // namespace
