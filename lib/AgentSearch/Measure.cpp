@@ -122,6 +122,11 @@ int21::search::measureEngine(llvm::StringRef referencePath,
   llvm::Expected<double> first = runBatch(2);
   if (!first)
     return first.takeError();
+  if (options.giveUpMs > 0 && *first > options.giveUpMs) {
+    report.time.medianMs = report.time.minMs = report.time.maxMs = *first;
+    report.time.reps = 2;
+    return report;
+  }
   // Samples of at least half a millisecond, so that the clock's resolution
   // and the call overhead do not dominate tiny kernels.
   unsigned batch =
@@ -308,6 +313,8 @@ int int21::search::measureWorkerMain(int argc, char **argv) {
       options.threads = std::max(1, std::stoi(text));
     } else if (value("--seconds", text)) {
       options.seconds = std::stod(text);
+    } else if (value("--give-up-ms", text)) {
+      options.giveUpMs = std::stod(text);
     } else {
       llvm::errs() << "int21 measure worker: unknown argument '" << argv[i]
                    << "'\n";

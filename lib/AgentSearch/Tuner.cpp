@@ -332,6 +332,10 @@ Trial Coordinator::measure(Work &work) {
       "--seed=" + std::to_string(options.seed * 1000003 + board.trials().size()),
       "--threads=" + std::to_string(options.threads),
       "--seconds=" + std::to_string(options.measureSeconds)};
+  // A candidate four times slower than the best cannot win: no need to
+  // time it precisely.
+  if (const Trial *best = board.best(kernel); best && !work.isDefault)
+    argv.push_back("--give-up-ms=" + std::to_string(4 * best->time.medianMs));
   if (work.fault == "run-crash")
     argv.push_back("--inject-fault=run-crash");
   ProcessResult ran = runProcess(argv, out, err, options.runTimeout);

@@ -30,6 +30,9 @@ struct MeasureOptions {
   double seconds = 1.0;
   unsigned minReps = 5;
   unsigned maxReps = 1000;
+  /// When the warm-up runs already take longer than this (0: never), the
+  /// candidate cannot win: its warm-up time is reported without repeating.
+  double giveUpMs = 0;
 };
 
 struct MeasureReport {
@@ -70,7 +73,7 @@ MachinePeaks measurePeaks(unsigned threads);
 double rooflineMs(const Kernel &kernel, const MachinePeaks &peaks);
 
 /// The measurement child's main: `--tune-worker=measure --reference PATH
-/// --candidate PATH [--seed S] [--threads T] [--seconds X]
+/// --candidate PATH [--seed S] [--threads T] [--seconds X] [--give-up-ms Y]
 /// [--inject-fault=run-crash]`; prints one JSON object (MeasureReport) on
 /// stdout. Exit code 0 when measured (correct or not), 1 on an error.
 int measureWorkerMain(int argc, char **argv);

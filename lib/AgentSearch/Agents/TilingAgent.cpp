@@ -1,6 +1,7 @@
 //===- TilingAgent.cpp - evolutionary search over tile sizes --------------===//
 //
-// The population is the fastest correct trials of the kernel. A child is a
+// The population is the fastest correct trials of the kernel's best
+// template. A child is a
 // mutation of a parent picked by tournament (one or two tile knobs moved,
 // mostly to a neighbouring size) or, between two parents of the same
 // template, a crossover taking each knob from either.
@@ -23,6 +24,14 @@ public:
                                  unsigned count) override {
     const Kernel &work = board.kernels()[kernel];
     std::vector<const Trial *> ranked = detail::rankedTrials(board, kernel);
+    // The population: the best template's fastest trials (tile sizes of
+    // another template say nothing about this one).
+    if (!ranked.empty()) {
+      const std::string &sequence = ranked.front()->candidate.schedule.sequence;
+      llvm::erase_if(ranked, [&](const Trial *trial) {
+        return trial->candidate.schedule.sequence != sequence;
+      });
+    }
     if (ranked.size() > kPopulation)
       ranked.resize(kPopulation);
     std::vector<Candidate> out;

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Agents against the random baseline, from tuning logs (JSON lines).
+
+Usage: agents_vs_random.py DIR
+DIR holds MODEL-random-SEED.jsonl and MODEL-team-SEED.jsonl, written by
+`int21-compile --tune --tune-log` at equal --budget. For every kernel that the
+random agent improved (its best beat the default by more than 2%), the team
+needs n_T trials on that kernel to reach the random search's best time
+(within 2%: the runs are measured separately), where random used n_R.
+A run's figure is sum(n_T) / sum(n_R): the fraction of the random agent's
+trials the team needed. Printed per model and seed, then the median of the
+seeds per model and over everything.
+"""
+import collections
+import json
+import os
+import statistics
+import sys
+
+TOLERANCE = 1.02
+
+
+def load(path):
+    kernels = collections.defaultdict(list)
+    for line in open(path):
+        trial = json.loads(line)
+        kernels[trial["signature"]].append(trial)
+    return kernels
+
+
+def main(directory):
+    runs = collections.defaultdict(dict)
+    for name in os.listdir(directory):
+        if not name.endswith(".jsonl"):
+            continue
+        model, who, seed = name[: -len(".jsonl")].rsplit("-", 2)
+        runs[(model, seed)][who] = load(os.path.join(directory, name))
+    per_model = collections.defaultdict(list)
+    print(f"{'model':10} {'seed':>4} {'kernels':>7} {'random trials':>13} "
+          f"{'team trials':>11} {'fraction':>8}")
+    for (model, seed), logs in sorted(runs.items()):
+        if "random" not in logs or "team" not in logs:
+            continue
+        total_random = total_team = kernels = 0
+        unreached = 0
+        for signature, trials in logs["random"].items():
+            ok = [t for t in trials if t["outcome"] == "ok"]
+            default = [t for t in ok if t["default"]]
+            searched = [t for t in trials if not t["default"]]
+            if not default or not searched or not ok:
+                continue
+            best = min(t["median_ms"] for t in ok)
+            if best * TOLERANCE >= default[0]["median_ms"]:
+                continue  # Random never beat the default: nothing to reach.
+            team = logs["team"].get(signature, [])
+            reached = None
+            best_so_far = float("inf")
+            count = 0
+            for t in team:
+                if not t["default"]:
+                    count += 1
+                if t["outcome"] == "ok":
+                    best_so_far = min(best_so_far, t["median_ms"])
+                if best_so_far <= best * TOLERANCE:
+                    reached = count
+                    break
+            kernels += 1
+            total_random += len(searched)
+            if reached is None:
+                unreached += 1
+                reached = max(count, len(searched))  # At least all it had.
+            total_team += reached
+        if not kernels:
+            print(f"{model:10} {seed:>4} {0:>7} (random beat no default)")
+            continue
+        fraction = total_team / total_random
+        per_model[model].append(fraction)
+        note = f"  ({unreached} kernels not reached)" if unreached else ""
+        print(f"{model:10} {seed:>4} {kernels:>7} {total_random:>13} "
+              f"{total_team:>11} {fraction:>8.2f}{note}")
+    print()
+    everything = []
+    for model, fractions in sorted(per_model.items()):
+        median = statistics.median(fractions)
+        everything.append(median)
+        print(f"{model}: median over {len(fractions)} seeds: {median:.2f} "
+              f"of the random agent's trials")
+    if everything:
+        print(f"all models: median {statistics.median(everything):.2f} "
+              f"(acceptance: at most 0.33)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
