@@ -3,21 +3,20 @@
 # models' kernels, over three seeds: how many of the random agent's trials
 # the team needs to reach the random search's best time (bench/agents_vs_random.py).
 # Usage: bench/agents-vs-random.sh [BUDGET=60] [MODELS="mlp encoder resnet18"] [SEEDS="1 2 3"]
-# Env: INT21_BUILD_DIR (default build), MODELS_DIR (default ../shared/models),
+# Env: INT21_BUILD_DIR (default build), MODELS (default ../shared/models),
 #      KEEP_LOGS=DIR to keep the tuning logs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 budget="${1:-60}"
 models="${2:-mlp encoder resnet18}"
 seeds="${3:-1 2 3}"
-build="${INT21_BUILD_DIR:-$root/build}"
-dir="${MODELS_DIR:-$root/../shared/models}"
-"$root/scripts/build.sh" >/dev/null
+source "$root/bench/common.sh"
+dir="$models"
 work="${KEEP_LOGS:-$(mktemp -d)}"
 mkdir -p "$work"
 [ -n "${KEEP_LOGS:-}" ] || trap 'rm -rf "$work"' EXIT
 
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); budget $budget trials per run"
+machine_line "; budget $budget trials per run"
 for m in $models; do
   for s in $seeds; do
     for who in random team; do

@@ -8,23 +8,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-50}"
 threads="${2:-1 2}"
-build="${INT21_BUILD_DIR:-$root/build}"
-models="${MODELS:-$root/../shared/models}"
-
-"$root/scripts/build.sh" >/dev/null
-
-# ONNX Runtime for Node.js: the peer, never a dependency of int21 itself.
-ort="$build/ort"
-if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
-  mkdir -p "$ort"
-  cp "$root/../shared/bench/package.json" "$root/../shared/bench/ort_bench.js" "$ort/"
-  (cd "$ort" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
-fi
+source "$root/bench/common.sh"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+machine_line ""
 printf '%-9s %7s %11s %9s %11s %11s %7s\n' model threads compile_s load_ms int21_ms ort_ms ratio
 for m in mlp encoder resnet18; do
   start=$(date +%s%N)

@@ -10,20 +10,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-120}"
 threads="${2:-1}"
 runs="${3:-50}"
-build="${INT21_BUILD_DIR:-$root/build}"
-models="${MODELS:-$root/../shared/models}"
-"$root/scripts/build.sh" >/dev/null
+source "$root/bench/common.sh"
 
-ort="$build/ort"
-if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
-  mkdir -p "$ort"
-  cp "$root/../shared/bench/package.json" "$root/../shared/bench/ort_bench.js" "$ort/"
-  (cd "$ort" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
-fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); tuned ${seconds} s per model, ${threads} thread(s)"
+machine_line "; tuned ${seconds} s per model, ${threads} thread(s)"
 printf '%-9s %12s %10s %9s %9s %12s %12s\n' model default_ms tuned_ms ort_ms speedup tuned/ort default/ort
 for m in mlp encoder resnet18; do
   data="$models/$m/test_data_set_0"
