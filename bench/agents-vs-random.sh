@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 budget="${1:-60}"
-models="${2:-mlp encoder resnet18}"
+names="${2:-mlp encoder resnet18}"
 seeds="${3:-1 2 3}"
 source "$root/bench/common.sh"
 dir="$models"
@@ -17,7 +17,7 @@ mkdir -p "$work"
 [ -n "${KEEP_LOGS:-}" ] || trap 'rm -rf "$work"' EXIT
 
 machine_line "; budget $budget trials per run"
-for m in $models; do
+for m in $names; do
   for s in $seeds; do
     for who in random team; do
       agents=()

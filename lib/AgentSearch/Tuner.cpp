@@ -626,9 +626,11 @@ llvm::Expected<TuneResult> Coordinator::run() {
     }
     compileAll(batch);
     for (Work &work : batch) {
+      unsigned before = board.best(*kernel)->id;
       record(measure(work));
       llvm::sys::fs::remove(work.enginePath);
-      report(*kernel, /*force=*/false);
+      // Plain lines (not a terminal): one when a kernel's best improves.
+      report(*kernel, /*force=*/board.best(*kernel)->id != before);
     }
   }
   if (options.progressBar)

@@ -36,7 +36,7 @@ Candidate detail::makeCandidate(unsigned kernel, Schedule schedule,
 std::optional<Schedule> detail::mutate(const Kernel &kernel,
                                        const Schedule &schedule,
                                        unsigned changes, bool alternatives,
-                                       std::mt19937_64 &rng) {
+                                       std::mt19937_64 &rng, double local) {
   const cpu::ScheduleChoice *choice = kernel.findChoice(schedule.sequence);
   if (!choice)
     return std::nullopt;
@@ -56,7 +56,7 @@ std::optional<Schedule> detail::mutate(const Kernel &kernel,
       auto at = std::find(options.begin(), options.end(),
                           next.knobs[domain.name]);
       size_t index = at == options.end() ? 0 : at - options.begin();
-      if (std::uniform_real_distribution<double>(0, 1)(rng) < 0.7) {
+      if (std::uniform_real_distribution<double>(0, 1)(rng) < local) {
         // A neighbour: one option up or down.
         bool up = (index == 0) ||
                   (index + 1 < options.size() &&
@@ -72,6 +72,15 @@ std::optional<Schedule> detail::mutate(const Kernel &kernel,
       return next;
   }
   return std::nullopt;
+}
+
+unsigned detail::trialsSinceImprovement(const Blackboard &board,
+                                        unsigned kernel) {
+  const Trial *best = board.best(kernel);
+  if (!best)
+    return board.trialsOf(kernel).size();
+  const std::vector<unsigned> &ids = board.trialsOf(kernel);
+  return ids.end() - std::find(ids.begin(), ids.end(), best->id) - 1;
 }
 
 std::optional<Schedule> detail::randomPlausible(const Kernel &kernel,

@@ -21,12 +21,16 @@ Candidate makeCandidate(unsigned kernel, Schedule schedule,
                         std::optional<unsigned> parent = std::nullopt);
 
 /// `schedule` with `changes` of its knobs moved: to a neighbouring option
-/// mostly, to any option sometimes. `alternatives` selects which kind of
-/// knob may change (tile sizes or pipeline alternatives). std::nullopt when
-/// the template has no such knob or no plausible result was found.
+/// with probability `local`, to any option otherwise. `alternatives` selects
+/// which kind of knob may change (tile sizes or pipeline alternatives).
+/// std::nullopt when the template has no such knob or no plausible result
+/// was found.
 std::optional<Schedule> mutate(const Kernel &kernel, const Schedule &schedule,
                                unsigned changes, bool alternatives,
-                               std::mt19937_64 &rng);
+                               std::mt19937_64 &rng, double local = 0.7);
+
+/// Trials of `kernel` since its best time last improved.
+unsigned trialsSinceImprovement(const Blackboard &board, unsigned kernel);
 
 /// A random plausible schedule of a random template of `kernel`.
 std::optional<Schedule> randomPlausible(const Kernel &kernel,

@@ -19,7 +19,7 @@ using namespace int21::search;
 namespace cpu = mlir::int21::cpu;
 
 namespace {
-constexpr size_t kMinPoints = 6;
+constexpr size_t kMinPoints = 5;
 constexpr unsigned kPool = 256;
 constexpr double kRidge = 0.1;
 

@@ -1,7 +1,8 @@
 //===- TilingAgent.cpp - evolutionary search over tile sizes --------------===//
 //
 // The population is the fastest correct trials of the kernel's best
-// template. A child is a
+// template. Mutations step to neighbouring sizes while that improves the
+// best, and jump further once it stalls. A child is a
 // mutation of a parent picked by tournament (one or two tile knobs moved,
 // mostly to a neighbouring size) or, between two parents of the same
 // template, a crossover taking each knob from either.
@@ -35,6 +36,7 @@ public:
     if (ranked.size() > kPopulation)
       ranked.resize(kPopulation);
     std::vector<Candidate> out;
+    bool stalled = detail::trialsSinceImprovement(board, kernel) >= 6;
     for (unsigned attempt = 0; out.size() < count && attempt < 30 * count;
          ++attempt) {
       if (ranked.empty()) {
@@ -51,8 +53,11 @@ public:
                           tournament(ranked)->candidate.schedule);
       } else {
         unsigned changes = roll < 0.8 ? 1 : 2;
+        // Small steps while they pay off; once the best has not moved for a
+        // while, larger jumps (a knob to any of its options).
+        double local = stalled ? 0.3 : 0.7;
         child = detail::mutate(work, parent->candidate.schedule, changes,
-                               /*alternatives=*/false, rng);
+                               /*alternatives=*/false, rng, local);
       }
       if (child && !detail::alreadyProposed(board, work, *child, out))
         out.push_back(
