@@ -55,6 +55,8 @@ Knobs mlir::int21::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   knobs["cache_k"] = pickTile(k, 1, 256);
   knobs["reg_m"] = regM;
   knobs["reg_n"] = regN;
+  // B panels as wide as the register tile, when the search packs B.
+  knobs["cache_n"] = regN;
   return knobs;
 }
 
@@ -62,6 +64,9 @@ Knobs mlir::int21::cpu::conv2dKnobs(int64_t f, int64_t oh, int64_t ow,
                                     int64_t taps) {
   int64_t pixels = oh * ow;
   Knobs knobs = matmulKnobs(f, pixels, taps);
+  // The conv template has no B panels (its B is the im2col slice).
+  knobs.erase("cache_n");
+  knobs.erase("pack_b");
   // Each thread tile recomputes its im2col slice: keep all filters of a
   // pixel tile in one thread tile when there are few of them.
   int64_t parM = f <= 128 ? f : pickTile(f, knobs["reg_m"], 64);
@@ -209,6 +214,7 @@ static SmallVector<int64_t> registerOptions(int64_t dim,
 
 static constexpr int64_t kRegM[] = {1, 2, 3, 4, 6, 8, 12, 16};
 static constexpr int64_t kRegN[] = {8, 16, 24, 32, 48, 64};
+static constexpr int64_t kRegK[] = {1, 2, 4};
 static constexpr int64_t kVectorWidths[] = {4, 8, 16, 32, 64};
 
 std::optional<SmallVector<int64_t>>
@@ -228,6 +234,10 @@ mlir::int21::cpu::knobDomain(llvm::StringRef sequence, llvm::StringRef knob,
       return registerOptions(m, kRegM);
     if (knob == "reg_n")
       return registerOptions(n, kRegN);
+    if (knob == "reg_k")
+      return registerOptions(k, kRegK);
+    if (knob == "cache_n")
+      return tileOptions(n, 16);
     return std::nullopt;
   }
   if (sequence == "cpu.conv2d_nchw") {
@@ -290,6 +300,16 @@ bool mlir::int21::cpu::checkKnobs(llvm::StringRef sequence, const Knobs &knobs,
     if (get("reg_m") * get("reg_n") > 512) {
       why = "the register tile (reg_m x reg_n) needs more accumulators than "
             "there are vector registers";
+      return false;
+    }
+  }
+  if ((sequence == "cpu.matmul" || sequence == "cpu.batch_matmul") &&
+      get("pack_b")) {
+    // A panel narrower than the register tile, or wider than the thread
+    // tile, leaves partial (scalar) register tiles or copies nothing useful.
+    if (get("cache_n") < get("reg_n") || get("cache_n") > get("par_n")) {
+      why = "the B panel (cache_n) must lie between the register tile "
+            "(reg_n) and the thread tile (par_n)";
       return false;
     }
   }
