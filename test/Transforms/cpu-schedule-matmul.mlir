@@ -31,7 +31,27 @@ func.func @pack_b(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x
 
 // -----
 
-// pack_b = 0 (the default) is the schedule without copies.
+// By default B is packed where its rows are a multiple of 4 KiB apart and the
+// thread tile has many rows (DefaultKnobs.cpp): panels one register tile
+// (32 columns) wide.
+// CHECK-LABEL: func.func @pack_b_default
+// CHECK: bufferization.alloc_tensor() : tensor<16x32xf32>
+// CHECK: vector.fma {{.*}} : vector<32xf32>
+func.func @pack_b_default(%a: tensor<512x16xf32>, %b: tensor<16x1024xf32>) -> tensor<512x1024xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<512x1024xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<512x16xf32>, tensor<16x1024xf32>) outs(%f : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+    int21.yield %m : tensor<512x1024xf32>
+  } : tensor<512x1024xf32>
+  return %0 : tensor<512x1024xf32>
+}
+
+// -----
+
+// pack_b = 0 is the schedule without copies (region 0), also where the
+// default would pack.
 // CHECK-LABEL: func.func @no_pack
 // CHECK-NOT: bufferization.alloc_tensor
 // CHECK: vector.fma {{.*}} : vector<32xf32>
