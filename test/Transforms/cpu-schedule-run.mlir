@@ -1,6 +1,7 @@
 // Runs kernels scheduled by int21-cpu-schedule (threads on OpenMP, and
 // sequential) and checks that they compute what the unscheduled kernels
-// compute: a 37x53x29 matmul (no tile divides it), matmul + bias + relu, a
+// compute: a 37x53x29 matmul (no tile divides it), the same with B packed
+// into panels and the K loop unrolled by 2, matmul + bias + relu, a
 // strided convolution with bias and relu, a convolution with bias, residual
 // add and relu over 20 filters, a strided 1x1 convolution, and an
 // elementwise op. The printed
@@ -58,6 +59,19 @@ func.func @print(%t: tensor<?x?xf32>) {
 
 func.func @matmul(%a: tensor<37x29xf32>, %b: tensor<29x53xf32>) -> tensor<37x53xf32> {
   %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<37x53xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<37x53xf32>) -> tensor<37x53xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<37x29xf32>, tensor<29x53xf32>) outs(%f : tensor<37x53xf32>) -> tensor<37x53xf32>
+    int21.yield %m : tensor<37x53xf32>
+  } : tensor<37x53xf32>
+  return %0 : tensor<37x53xf32>
+}
+
+// Panels of B (pack_b) that neither the thread tile nor K divides, and a
+// K loop unrolled by 2 over an odd K.
+func.func @matmul_packed(%a: tensor<37x29xf32>, %b: tensor<29x53xf32>) -> tensor<37x53xf32> {
+  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {pack_b = 1 : i64, cache_n = 32 : i64, reg_n = 16 : i64, cache_k = 16 : i64, reg_k = 2 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<37x53xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<37x53xf32>) -> tensor<37x53xf32>
@@ -173,6 +187,12 @@ func.func @main() {
   %m = call @matmul(%a, %b) : (tensor<37x29xf32>, tensor<29x53xf32>) -> tensor<37x53xf32>
   %mp = tensor.cast %m : tensor<37x53xf32> to tensor<?x?xf32>
   call @print(%mp) : (tensor<?x?xf32>) -> ()
+
+  // CHECK: data =
+  // CHECK-NEXT: [142]
+  %mk = call @matmul_packed(%a, %b) : (tensor<37x29xf32>, tensor<29x53xf32>) -> tensor<37x53xf32>
+  %mkp = tensor.cast %mk : tensor<37x53xf32> to tensor<?x?xf32>
+  call @print(%mkp) : (tensor<?x?xf32>) -> ()
 
   // CHECK: data =
   // CHECK-NEXT: [460800]

@@ -8,7 +8,9 @@
 // Payload ops are found by the tags int21-cpu-schedule puts on them:
 // int21.root (the op whose result leaves the group), int21.anchor,
 // int21.fuse (to fuse into the thread tiles), int21.ew (elementwise ops).
-// Knobs: par_* thread tile, cache_k K tile, reg_* register tile.
+// Knobs: par_* thread tile, cache_k K tile, reg_* register tile (reg_k > 1
+// unrolls the K loop into reg_k outer products per step), pack_b and cache_n
+// copy panels of B into contiguous buffers (see @cpu.matmul_cache_tiles).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @cpu.matmul(%group: !transform.any_op {transform.readonly}) {
     %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
@@ -16,6 +18,7 @@ module attributes {transform.with_named_sequence} {
     %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 256, 512] -> !transform.param<i64>
     %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 8] -> !transform.param<i64>
     %reg_n = transform.tune.knob<"reg_n"> options = [8, 16, 32, 48, 64] -> !transform.param<i64>
+    %reg_k = transform.tune.knob<"reg_k"> = 1 from options = [1, 2, 4] -> !transform.param<i64>
 
     %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
     %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
@@ -25,10 +28,10 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, %cache_k]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_r, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, 1]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %mm_k = transform.include @cpu.matmul_cache_tiles failures(propagate) (%mm, %cache_k)
+      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %mm_r, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, %reg_k]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
     transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
 
@@ -53,6 +56,7 @@ module attributes {transform.with_named_sequence} {
     %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 256, 512] -> !transform.param<i64>
     %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 8] -> !transform.param<i64>
     %reg_n = transform.tune.knob<"reg_n"> options = [8, 16, 32, 48, 64] -> !transform.param<i64>
+    %reg_k = transform.tune.knob<"reg_k"> = 1 from options = [1, 2, 4] -> !transform.param<i64>
 
     %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
     %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
@@ -62,10 +66,10 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, 0, %cache_k]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, 1]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %mm_k = transform.include @cpu.batch_matmul_cache_tiles failures(propagate) (%mm, %cache_k)
+      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, %reg_k]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
     transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
 
@@ -81,5 +85,63 @@ module attributes {transform.with_named_sequence} {
     transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
+  }
+
+  // The cache tiles of a matmul's thread tile: over K, and with pack_b = 1
+  // first over N too (cache_n columns), the [cache_k, cache_n] slice of B
+  // that such a tile reads being copied into a buffer of its own. B's rows
+  // are a whole matrix row apart (4 KiB for N = 1024), so the slice that the
+  // register tiles sweep falls into a few cache sets and is evicted from L1
+  // before it is reused; the copy is contiguous and stays in L1 across all
+  // the rows of A in the thread tile, which pays for the copy when there are
+  // many of them (DefaultKnobs.cpp decides).
+  //
+  // pack_b is a knob that selects the alternative, under the same name: its
+  // default then comes from the shape like any knob's, the search sees one
+  // dimension, and --schedule-knobs or a group's schedule set it as a knob.
+  // %mm is consumed by the tiling in either region; it is declared readonly
+  // because the verifier does not look into the alternatives' regions.
+  transform.named_sequence @cpu.matmul_cache_tiles(
+      %mm: !transform.any_op {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %pack_b = transform.tune.knob<"pack_b"> = 0 from options = [0, 1] -> !transform.param<i64>
+    %tiled = transform.tune.alternatives<"pack_b"> selected_region = %pack_b : !transform.param<i64> -> !transform.any_op {
+      %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, %cache_k]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.yield %mm_k : !transform.any_op
+    }, {
+      %cache_n = transform.tune.knob<"cache_n"> = 32 from options = [16, 32, 64, 128, 256] -> !transform.param<i64>
+      %mm_nk, %loop_n, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, %cache_n, %cache_k]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      // The panel copy of @cpu.matmul_cache_tiles.
+      %b = transform.get_operand %mm_nk[1] : (!transform.any_op) -> !transform.any_value
+      %packed = transform.structured.promote_tensor %b : !transform.any_value
+      transform.yield %mm_nk : !transform.any_op
+    }
+    transform.yield %tiled : !transform.any_op
+  }
+
+  // The same for linalg.batch_matmul (whose thread tiles hold one batch).
+  transform.named_sequence @cpu.batch_matmul_cache_tiles(
+      %mm: !transform.any_op {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %pack_b = transform.tune.knob<"pack_b"> = 0 from options = [0, 1] -> !transform.param<i64>
+    %tiled = transform.tune.alternatives<"pack_b"> selected_region = %pack_b : !transform.param<i64> -> !transform.any_op {
+      %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, 0, %cache_k]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.yield %mm_k : !transform.any_op
+    }, {
+      %cache_n = transform.tune.knob<"cache_n"> = 32 from options = [16, 32, 64, 128, 256] -> !transform.param<i64>
+      %mm_nk, %loop_n, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, %cache_n, %cache_k]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      // The copy is an allocation that the slice is materialized in (a
+      // strided buffer copy once bufferized); unlike a nofold pad it leaves
+      // the matmul's result alone, which bufferizes in place also when the
+      // thread tile is partial.
+      %b = transform.get_operand %mm_nk[1] : (!transform.any_op) -> !transform.any_value
+      %packed = transform.structured.promote_tensor %b : !transform.any_value
+      transform.yield %mm_nk : !transform.any_op
+    }
+    transform.yield %tiled : !transform.any_op
   }
 }

@@ -1,0 +1,110 @@
+//===- ScheduleChoicesTest.cpp - the CPU matmul template as a search space ===//
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/CPUSchedule.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::int21;
+
+namespace {
+
+class MatmulChoicesTest : public ::testing::Test {
+protected:
+  MatmulChoicesTest() {
+    DialectRegistry registry;
+    registry.insert<Int21Dialect, func::FuncDialect, arith::ArithDialect,
+                    linalg::LinalgDialect, tensor::TensorDialect>();
+    cpu::registerScheduleDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// The choice of @cpu.matmul for an MxK * KxN matmul group.
+  cpu::ScheduleChoice matmulChoice(int64_t m, int64_t n, int64_t k) {
+    std::string text = R"mlir(
+      func.func @f(%a: tensor<MxKxf32>, %b: tensor<KxNxf32>) -> tensor<MxNxf32> {
+        %0 = int21.fusion_group {
+          %z = arith.constant 0.0 : f32
+          %e = tensor.empty() : tensor<MxNxf32>
+          %f = linalg.fill ins(%z : f32) outs(%e : tensor<MxNxf32>) -> tensor<MxNxf32>
+          %m = linalg.matmul ins(%a, %b : tensor<MxKxf32>, tensor<KxNxf32>)
+                             outs(%f : tensor<MxNxf32>) -> tensor<MxNxf32>
+          int21.yield %m : tensor<MxNxf32>
+        } : tensor<MxNxf32>
+        return %0 : tensor<MxNxf32>
+      })mlir";
+    for (auto [token, value] : {std::pair{'M', m}, {'N', n}, {'K', k}})
+      for (size_t at;
+           (at = text.find(std::string(1, token) + "x")) != std::string::npos;)
+        text.replace(at, 1, std::to_string(value));
+    module = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(module);
+    FusionGroupOp group;
+    module->walk([&](FusionGroupOp op) { group = op; });
+    for (cpu::ScheduleChoice &choice : cpu::getScheduleChoices(group))
+      if (choice.sequence == "cpu.matmul")
+        return choice;
+    ADD_FAILURE() << "no cpu.matmul choice";
+    return {};
+  }
+
+  static const cpu::KnobDomain *find(const cpu::ScheduleChoice &choice,
+                                     llvm::StringRef name) {
+    for (const cpu::KnobDomain &domain : choice.domains)
+      if (domain.name == name)
+        return &domain;
+    return nullptr;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+// pack_b is a knob and an alternative under one name: the search sees it
+// once, with the default that the shape gives (packed for 1024^3).
+TEST_F(MatmulChoicesTest, PackBIsOneDimensionWithAShapeDefault) {
+  cpu::ScheduleChoice choice = matmulChoice(1024, 1024, 1024);
+  int count = 0;
+  for (const cpu::KnobDomain &domain : choice.domains)
+    count += domain.name == "pack_b";
+  EXPECT_EQ(count, 1);
+  const cpu::KnobDomain *packB = find(choice, "pack_b");
+  ASSERT_TRUE(packB);
+  EXPECT_EQ(packB->options, (llvm::SmallVector<int64_t>{0, 1}));
+  EXPECT_EQ(choice.defaults.lookup("pack_b"), 1);
+  EXPECT_EQ(choice.defaults.lookup("cache_n"), 32);
+  EXPECT_EQ(choice.defaults.lookup("reg_k"), 1);
+  const cpu::KnobDomain *regK = find(choice, "reg_k");
+  ASSERT_TRUE(regK);
+  EXPECT_EQ(regK->options, (llvm::SmallVector<int64_t>{1, 2, 4}));
+  std::string why;
+  EXPECT_TRUE(cpu::isPlausible(choice, choice.defaults, why)) << why;
+
+  // Small matmuls are not packed: the copy would cost more than it saves.
+  EXPECT_EQ(matmulChoice(64, 256, 128).defaults.lookup("pack_b"), 0);
+}
+
+TEST_F(MatmulChoicesTest, PanelsLieBetweenRegisterAndThreadTiles) {
+  cpu::ScheduleChoice choice = matmulChoice(1024, 1024, 1024);
+  cpu::Knobs knobs = choice.defaults;
+  std::string why;
+  knobs["cache_n"] = 16; // Narrower than reg_n = 32.
+  EXPECT_FALSE(cpu::isPlausible(choice, knobs, why));
+  EXPECT_NE(why.find("cache_n"), std::string::npos);
+  // Unpacked, the panel width does not matter.
+  knobs["pack_b"] = 0;
+  EXPECT_TRUE(cpu::isPlausible(choice, knobs, why)) << why;
+}
+
+} // namespace
