@@ -9,27 +9,18 @@
 #   KNOBS: --schedule-knobs strings, one engine each, e.g.
 #          cpu.matmul.pack_b=1,cpu.matmul.reg_m=12,cpu.matmul.reg_n=32
 # Env: SIZE (1024), RUNS per round (30), ROUNDS (5), INT21_BUILD_DIR (build),
-#      TUNE_FLAGS (--tune).
+#      TUNE_FLAGS (--tune --budget 40 --tune-threads 1).
 #
 # The machine may be shared: every engine and ORT run ROUNDS times,
 # interleaved, and each column reports the best round: `med` from the lowest
 # round median, `best` from the fastest single run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${INT21_BUILD_DIR:-$root/build}"
 size="${SIZE:-1024}"
 runs="${RUNS:-30}"
 rounds="${ROUNDS:-5}"
 
-"$root/scripts/build.sh" >/dev/null
-
-# ONNX Runtime for Node.js: the peer, never a dependency of int21 itself.
-ort="$build/ort"
-if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
-  mkdir -p "$ort"
-  cp "$root/../shared/bench/package.json" "$root/../shared/bench/ort_bench.js" "$ort/"
-  (cd "$ort" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
-fi
+source "$root/bench/common.sh"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -60,17 +51,14 @@ EOF
 
 # Columns: default, each KNOBS string, tuned, ORT. The tuned engine is the
 # search's pick (`int21-compile --tune`, lib/AgentSearch); TUNE_FLAGS replaces
-# those flags. Until int21-compile has --tune the column reads n/a.
+# those flags (default: --tune --budget 40, kernels timed on one thread).
 labels=(default)
 knobs=("")
 for k in "$@"; do
   labels+=("knobs$((${#labels[@]}))")
   knobs+=("$k")
 done
-tune=0
-if "$build/bin/int21-compile" --help-hidden 2>/dev/null | grep -q -- '--tune\b'; then
-  tune=1
-fi
+tune=1
 
 for model in weight input; do
   for i in "${!labels[@]}"; do
@@ -81,8 +69,8 @@ for model in weight input; do
   done
   if [ "$tune" = 1 ]; then
     # shellcheck disable=SC2086 # TUNE_FLAGS is a list of flags.
-    "$build/bin/int21-compile" "$work/$model.onnx" --target=cpu ${TUNE_FLAGS:---tune} \
-      -o "$work/$model.tuned.int21"
+    "$build/bin/int21-compile" "$work/$model.onnx" --target=cpu ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1} \
+      -o "$work/$model.tuned.int21" 2>/dev/null | sed "s/^/# tuned, B $model: /" >>"$work/tune.txt"
   fi
 done
 
@@ -100,7 +88,7 @@ for _ in $(seq "$rounds"); do
 done
 
 gflops() { awk -v n="$size" -v ms="$1" 'BEGIN { printf "%.1f", 2 * n * n * n / (ms * 1e6) }'; }
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+machine_line ""
 echo "# MatMul ${size}x${size}x${size} f32, 1 thread, GFLOP/s; $rounds rounds of $runs runs"
 columns=("${labels[@]}" tuned ort)
 printf '%-7s' B
@@ -123,4 +111,5 @@ done
 for i in "${!labels[@]}"; do
   [ -n "${knobs[$i]}" ] && echo "# ${labels[$i]}: --schedule-knobs ${knobs[$i]}"
 done
-[ "$tune" = 1 ] || echo "# tuned: n/a (int21-compile has no --tune yet)"
+echo "# tuned: int21-compile ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1}"
+cat "$work/tune.txt"
