@@ -546,7 +546,7 @@ std::optional<unsigned> Coordinator::pickKernel() {
     const Kernel &kernel = board.kernels()[k];
     if (!active[k])
       continue;
-    double bestMs;
+    double bestMs, odds = 1;
     const Trial *base = board.defaultTrial(k);
     if (kernel.mergeOf && !base) {
       const Trial *producer = board.best(kernel.mergeOf->first);
@@ -559,14 +559,21 @@ std::optional<unsigned> Coordinator::pickKernel() {
       if (!base || base->outcome != Outcome::Ok || !best)
         continue;
       bestMs = best->time.medianMs;
-      // While a merge is slower than its parts, the model pays the parts.
+      // While a merge is slower than its parts, the model pays the parts;
+      // and the further behind it is, the less likely tuning makes up for
+      // it: its claim shrinks by the ratio.
       if (kernel.mergeOf)
         if (const Trial *producer = board.best(kernel.mergeOf->first))
-          if (const Trial *consumer = board.best(kernel.mergeOf->second))
-            bestMs = std::min(bestMs, producer->time.medianMs +
-                                          consumer->time.medianMs);
+          if (const Trial *consumer = board.best(kernel.mergeOf->second)) {
+            double parts =
+                producer->time.medianMs + consumer->time.medianMs;
+            if (bestMs > parts) {
+              odds = parts / bestMs;
+              bestMs = parts;
+            }
+          }
     }
-    double headroom = std::max(bestMs - roofline[k], 0.05 * bestMs);
+    double headroom = odds * std::max(bestMs - roofline[k], 0.05 * bestMs);
     double score = headroom * kernel.instances /
                    (1 + board.trialsOf(k).size() - (base ? 1 : 0));
     if (!pick || score > pickScore) {

@@ -95,7 +95,8 @@ LogicalResult tune(ModuleOp module, const ::int21::search::TuneOptions &options,
   result = std::move(*tuned);
   // Merged groups have the signatures of their merged kernels: merge first,
   // so that they get those kernels' winners.
-  ::int21::search::applyMerges(module, result.merges);
+  // The sites merged in the model, for the last line.
+  result.mergedSites = ::int21::search::applyMerges(module, result.merges);
   ::int21::search::applySchedules(module, result.schedules);
   return success();
 }
