@@ -1,5 +1,6 @@
 //===- FusionTest.cpp - fusion sites and merging fusion groups ------------===//
 
+#include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Fusion.h"
 #include "int21/AgentSearch/Kernel.h"
 #include "int21/Compiler/Compiler.h"
@@ -7,6 +8,7 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Runtime/Engine.h"
 #include "int21/Runtime/Tensors.h"
+#include "int21/Transforms/CPUSchedule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -197,6 +199,64 @@ TEST_F(FusionTest, MergesApplyBySignature) {
   llvm::SmallVector<FusionGroupOp> left = groups();
   ASSERT_EQ(left.size(), 3u);
   EXPECT_EQ(kernelSignature(left[0]), keys[0].merged);
+}
+
+Trial measured(unsigned kernel, const Kernel &work, Schedule schedule,
+               double ms, bool isDefault) {
+  Trial trial;
+  trial.candidate.kernel = kernel;
+  trial.candidate.schedule = std::move(schedule);
+  trial.candidate.agent = isDefault ? "default" : "tiling";
+  trial.hash = scheduleHash(work.signature, trial.candidate.schedule);
+  trial.isDefault = isDefault;
+  trial.time.medianMs = ms;
+  return trial;
+}
+
+TEST_F(FusionTest, FusionAgentProposesMergesOnce) {
+  ASSERT_TRUE(mlir::succeeded(mlir::int21::cpu::prepareForScheduling(*module)));
+  std::vector<Kernel> kernels = extractKernels(*module);
+  ASSERT_EQ(kernels.size(), 4u);
+  // The merge of exp (kernel 0) into the matmul (kernel 1), after them.
+  llvm::SmallVector<FusionSite> sites = findFusionSites(*module);
+  mlir::OwningOpRef<mlir::ModuleOp> scratch =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(context.get()));
+  std::optional<Kernel> merged = describeKernel(cloneMerged(sites[0], *scratch));
+  ASSERT_TRUE(merged);
+  merged->mergeOf = {0, 1};
+  kernels.push_back(*merged);
+  Blackboard board(kernels);
+  std::unique_ptr<Agent> agent = createBuiltinAgent("fusion", 1);
+  ASSERT_TRUE(agent);
+  EXPECT_EQ(agent->name(), "fusion");
+
+  // Nothing before the parts are measured, nothing for the model's kernels.
+  EXPECT_TRUE(agent->propose(board, 4, 1).empty());
+  for (unsigned k = 0; k < 4; ++k)
+    board.record(measured(k, kernels[k],
+                          defaultSchedule(kernels[k].choices.front()), 1.0,
+                          /*isDefault=*/true));
+  EXPECT_TRUE(agent->propose(board, 1, 1).empty());
+
+  std::vector<Candidate> merge = agent->propose(board, 4, 1);
+  ASSERT_EQ(merge.size(), 1u);
+  EXPECT_EQ(merge[0].kernel, 4u);
+  EXPECT_EQ(merge[0].agent, "fusion");
+  EXPECT_EQ(describe(merge[0].schedule),
+            describe(defaultSchedule(kernels[4].choices.front())));
+
+  // Once the merge is measured, only schedules of the parts that fit it
+  // and were not tried.
+  Trial trial = measured(4, kernels[4], merge[0].schedule, 1.5, true);
+  trial.candidate.agent = "fusion";
+  board.record(trial);
+  for (const Candidate &next : agent->propose(board, 4, 2)) {
+    std::string why;
+    EXPECT_TRUE(isValidSchedule(kernels[4], next.schedule, why)) << why;
+    EXPECT_FALSE(board.tried(scheduleHash(kernels[4].signature, next.schedule)));
+    ASSERT_TRUE(next.parent);
+    EXPECT_LT(*next.parent, 2u);
+  }
 }
 
 } // namespace

@@ -50,7 +50,8 @@ std::unique_ptr<Agent> createPipelineAgent(uint64_t seed);
 std::unique_ptr<Agent> createCostModelAgent(uint64_t seed);
 /// Proposes merging fusion groups: the default schedule of a merged kernel
 /// (Kernel::mergeOf) not yet tried, for the coordinator to measure against
-/// its parts. It proposes nothing for any other kernel.
+/// its parts; then the parts' best schedules where the merged kernel has
+/// their template. It proposes nothing for any other kernel.
 std::unique_ptr<Agent> createFusionAgent();
 /// Any program speaking the JSON-lines protocol of docs/agent-protocol.md on
 /// its stdin/stdout, started with `/bin/sh -c command`.
