@@ -1,4 +1,4 @@
-//===- Fusion.cpp - merging a producer fusion group into its consumer ------===//
+//===- Fusion.cpp - merging a producer fusion group into its consumer -----===//
 
 #include "int21/AgentSearch/Fusion.h"
 
@@ -126,8 +126,8 @@ unsigned applyMerges(ModuleOp module, ArrayRef<FusionMerge> merges) {
   // The chosen sites share no group: merging one leaves the others as they
   // were found.
   for (unsigned i : selectSites(keys, merges))
-    if (succeeded(mergeGroups(groups[keys[i].producer],
-                              groups[keys[i].consumer])))
+    if (succeeded(
+            mergeGroups(groups[keys[i].producer], groups[keys[i].consumer])))
       ++merged;
   return merged;
 }

@@ -1,7 +1,7 @@
 //===- FusionTest.cpp - fusion sites and merging fusion groups ------------===//
 
-#include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Fusion.h"
+#include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Kernel.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
@@ -221,7 +221,8 @@ TEST_F(FusionTest, FusionAgentProposesMergesOnce) {
   llvm::SmallVector<FusionSite> sites = findFusionSites(*module);
   mlir::OwningOpRef<mlir::ModuleOp> scratch =
       mlir::ModuleOp::create(mlir::UnknownLoc::get(context.get()));
-  std::optional<Kernel> merged = describeKernel(cloneMerged(sites[0], *scratch));
+  std::optional<Kernel> merged =
+      describeKernel(cloneMerged(sites[0], *scratch));
   ASSERT_TRUE(merged);
   merged->mergeOf = {0, 1};
   kernels.push_back(*merged);
@@ -253,7 +254,8 @@ TEST_F(FusionTest, FusionAgentProposesMergesOnce) {
   for (const Candidate &next : agent->propose(board, 4, 2)) {
     std::string why;
     EXPECT_TRUE(isValidSchedule(kernels[4], next.schedule, why)) << why;
-    EXPECT_FALSE(board.tried(scheduleHash(kernels[4].signature, next.schedule)));
+    EXPECT_FALSE(
+        board.tried(scheduleHash(kernels[4].signature, next.schedule)));
     ASSERT_TRUE(next.parent);
     EXPECT_LT(*next.parent, 2u);
   }

@@ -1,4 +1,4 @@
-//===- Fusion.h - grouping moves: merging a producer group into its consumer ===//
+//===- Fusion.h - grouping moves: a producer group into its consumer ------===//
 //
 // int21-form-fusion-groups decides the grouping once, by rules; the search
 // revisits it. A fusion site is a producer group whose every result is read
@@ -83,8 +83,7 @@ std::vector<unsigned> selectSites(llvm::ArrayRef<SiteKey> sites,
                                   llvm::ArrayRef<FusionMerge> merges);
 
 /// Merges the sites of `module` that `merges` select. Returns how many.
-unsigned applyMerges(mlir::ModuleOp module,
-                     llvm::ArrayRef<FusionMerge> merges);
+unsigned applyMerges(mlir::ModuleOp module, llvm::ArrayRef<FusionMerge> merges);
 
 } // namespace int21::search
 

@@ -1,4 +1,4 @@
-//===- FusionAgent.cpp - grouping moves: merge a producer into its consumer ===//
+//===- FusionAgent.cpp - grouping moves: merge fusion groups --------------===//
 //
 // The coordinator puts a merged kernel on the blackboard for every fusion
 // site of the model (Fusion.h). The fusion agent is the one that proposes a
@@ -32,9 +32,8 @@ public:
     if (!producerBest || !consumerBest)
       return {};
     if (board.trialsOf(kernel).empty())
-      return {detail::makeCandidate(kernel,
-                                    defaultSchedule(work.choices.front()),
-                                    name())};
+      return {detail::makeCandidate(
+          kernel, defaultSchedule(work.choices.front()), name())};
     // Once merged, the parts' tuned schedules are good guesses where the
     // merged kernel has their template (the consumer's first: its work
     // usually dominates and gives the merged group its shape).
