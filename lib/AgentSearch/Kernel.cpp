@@ -10,6 +10,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
@@ -146,45 +147,57 @@ static double bytesOf(Type type) {
   return shaped.getNumElements() * std::max(1u, bits / 8);
 }
 
+std::optional<Kernel> describeKernel(FusionGroupOp group) {
+  SmallVector<cpu::ScheduleChoice> choices = cpu::getScheduleChoices(group);
+  if (choices.empty())
+    return std::nullopt;
+  OwningOpRef<ModuleOp> kernelModule = buildKernelModule(group);
+  Kernel kernel;
+  kernel.ir = printModule(*kernelModule);
+  kernel.signature = digest(kernel.ir);
+  kernel.name = describeGroup(group);
+  kernel.instances = 1;
+  kernel.choices.assign(choices.begin(), choices.end());
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    double iterations = 1;
+    for (int64_t size : op.getStaticLoopRanges())
+      iterations *= ShapedType::isDynamic(size) ? 1 : size;
+    double ops = 0;
+    for (Operation &inner : op->getRegion(0).front().without_terminator())
+      if (!isa<linalg::IndexOp>(inner))
+        ++ops;
+    kernel.flops += iterations * std::max(1.0, ops);
+  });
+  auto func = cast<func::FuncOp>(kernelModule->getBody()->front());
+  for (Type type : func.getArgumentTypes())
+    kernel.bytes += bytesOf(type);
+  for (Type type : func.getResultTypes())
+    kernel.bytes += bytesOf(type);
+  return kernel;
+}
+
 std::vector<Kernel> extractKernels(ModuleOp module) {
   std::vector<Kernel> kernels;
   llvm::StringMap<unsigned> bySignature;
+  // Signatures whose groups no template schedules, asked only once.
+  llvm::StringSet<> unschedulable;
   SmallVector<FusionGroupOp> groups;
   module.walk([&](FusionGroupOp group) { groups.push_back(group); });
   for (FusionGroupOp group : groups) {
-    OwningOpRef<ModuleOp> kernelModule = buildKernelModule(group);
-    std::string text = printModule(*kernelModule);
-    std::string signature = digest(text);
+    std::string signature = kernelSignature(group);
     if (auto it = bySignature.find(signature); it != bySignature.end()) {
       ++kernels[it->second].instances;
       continue;
     }
-    SmallVector<cpu::ScheduleChoice> choices = cpu::getScheduleChoices(group);
-    if (choices.empty())
+    if (unschedulable.contains(signature))
       continue;
-    Kernel kernel;
-    kernel.signature = signature;
-    kernel.name = describeGroup(group);
-    kernel.ir = std::move(text);
-    kernel.instances = 1;
-    kernel.choices.assign(choices.begin(), choices.end());
-    group.getBody().walk([&](linalg::LinalgOp op) {
-      double iterations = 1;
-      for (int64_t size : op.getStaticLoopRanges())
-        iterations *= ShapedType::isDynamic(size) ? 1 : size;
-      double ops = 0;
-      for (Operation &inner : op->getRegion(0).front().without_terminator())
-        if (!isa<linalg::IndexOp>(inner))
-          ++ops;
-      kernel.flops += iterations * std::max(1.0, ops);
-    });
-    auto func = cast<func::FuncOp>(kernelModule->getBody()->front());
-    for (Type type : func.getArgumentTypes())
-      kernel.bytes += bytesOf(type);
-    for (Type type : func.getResultTypes())
-      kernel.bytes += bytesOf(type);
+    std::optional<Kernel> kernel = describeKernel(group);
+    if (!kernel) {
+      unschedulable.insert(signature);
+      continue;
+    }
     bySignature[signature] = kernels.size();
-    kernels.push_back(std::move(kernel));
+    kernels.push_back(std::move(*kernel));
   }
   return kernels;
 }

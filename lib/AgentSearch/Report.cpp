@@ -32,6 +32,12 @@ std::string int21::search::trialToJSONLine(const Blackboard &board,
                      ? json::Value(static_cast<int64_t>(*trial.candidate.parent))
                      : json::Value(nullptr)},
       {"default", trial.isDefault},
+      // The kernels a merged kernel replaces (see Fusion.h), null for the
+      // model's own kernels.
+      {"merge_of", kernel.mergeOf
+                       ? json::Value(json::Array{kernel.mergeOf->first,
+                                                 kernel.mergeOf->second})
+                       : json::Value(nullptr)},
       {"template", trial.candidate.schedule.sequence},
       {"knobs", std::move(knobs)},
       {"hash", llvm::utohexstr(trial.hash, /*LowerCase=*/true)},
@@ -197,6 +203,32 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
         << "` |\n";
   }
 
+  // Merges: a merged kernel replaces its parts where it beats their best
+  // times by more than the noise.
+  if (llvm::any_of(result.kernels,
+                   [](const KernelSummary &s) { return s.mergeOf; })) {
+    *md << "\nMerges (a producer group fused into its consumer; kernels "
+        << "`merge P+C` above). " << result.mergedSites
+        << " sites of the model merged.\n\n"
+        << "| # | producer | consumer | parts' best ms | merged best ms | "
+           "speed-up over parts | sites merged |\n"
+        << "|---|---|---|---|---|---|---|\n";
+    for (auto [k, summary] : llvm::enumerate(result.kernels)) {
+      if (!summary.mergeOf)
+        continue;
+      *md << "| " << k << " | " << summary.mergeOf->first << " | "
+          << summary.mergeOf->second << " | ";
+      if (!summary.error.empty()) {
+        *md << "- | - | - | " << summary.error << " |\n";
+        continue;
+      }
+      *md << llvm::format("%.4f", summary.partsMs) << " | "
+          << llvm::format("%.4f", summary.bestMs) << " | "
+          << llvm::format("%.2fx", summary.partsMs / summary.bestMs) << " | "
+          << summary.mergedSites << " |\n";
+    }
+  }
+
   // Per agent: proposals, outcomes, improvements of a kernel's best.
   struct Stats {
     unsigned trials = 0, ok = 0, improved = 0, winners = 0;
@@ -218,8 +250,9 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
       b = trial.time.medianMs;
     }
   }
+  // A merged kernel wins only where the model takes it.
   for (const KernelSummary &summary : result.kernels)
-    if (summary.error.empty())
+    if (summary.error.empty() && (!summary.mergeOf || summary.mergedSites))
       ++agents[summary.winnerAgent].winners;
   *md << "\n| agent | trials | correct | improved a best | kernels won |\n"
       << "|---|---|---|---|---|\n";

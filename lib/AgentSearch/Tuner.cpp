@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -142,17 +143,81 @@ struct AgentStats {
   double reward = 0;
 };
 
+bool usesFusion(const TuneOptions &options) {
+  return options.agents.empty() ||
+         llvm::is_contained(options.agents, "fusion");
+}
+
+/// The kernels of `module` and, when the fusion agent is in the team, the
+/// merged kernel of every fusion site whose parts are kernels (up to
+/// options.maxMerges distinct ones), after them. `sites` gets the sites of
+/// those merged kernels.
+std::vector<Kernel> collectKernels(ModuleOp module, const TuneOptions &options,
+                                   std::vector<SiteKey> &sites) {
+  std::vector<Kernel> kernels = extractKernels(module);
+  if (!usesFusion(options) || options.maxMerges == 0)
+    return kernels;
+  llvm::StringMap<unsigned> bySignature;
+  for (auto [k, kernel] : llvm::enumerate(kernels))
+    bySignature[kernel.signature] = k;
+  llvm::DenseMap<Operation *, unsigned> position;
+  module.walk([&](mlir::int21::FusionGroupOp group) {
+    position.try_emplace(group, position.size());
+  });
+  unsigned merges = 0;
+  for (const FusionSite &site : findFusionSites(module)) {
+    std::string producerSignature = kernelSignature(site.producer);
+    std::string consumerSignature = kernelSignature(site.consumer);
+    auto producer = bySignature.find(producerSignature);
+    auto consumer = bySignature.find(consumerSignature);
+    if (producer == bySignature.end() || consumer == bySignature.end())
+      continue;
+    std::pair<unsigned, unsigned> parts = {producer->second, consumer->second};
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
+    mlir::int21::FusionGroupOp merged = cloneMerged(site, *scratch);
+    if (!merged)
+      continue;
+    std::string signature = kernelSignature(merged);
+    if (auto it = bySignature.find(signature); it != bySignature.end()) {
+      // The same merge at another site counts as one more instance; work
+      // that is already a kernel of the model needs no merge to be tuned.
+      Kernel &kernel = kernels[it->second];
+      if (kernel.mergeOf != parts)
+        continue;
+      ++kernel.instances;
+    } else {
+      if (merges == options.maxMerges)
+        continue;
+      std::optional<Kernel> kernel = describeKernel(merged);
+      if (!kernel)
+        continue;
+      kernel->mergeOf = parts;
+      kernel->name = "merge " + std::to_string(parts.first) + "+" +
+                     std::to_string(parts.second) + ": " + kernel->name;
+      bySignature[signature] = kernels.size();
+      kernels.push_back(std::move(*kernel));
+      ++merges;
+    }
+    sites.push_back({position.lookup(site.producer),
+                     position.lookup(site.consumer), producerSignature,
+                     consumerSignature, signature});
+  }
+  return kernels;
+}
+
 class Coordinator {
 public:
   Coordinator(ModuleOp module, const TuneOptions &options,
               llvm::raw_ostream &progress)
       : module(module), options(options), progress(progress),
-        board(extractKernels(module)) {}
+        board(collectKernels(module, options, sites)) {}
 
   llvm::Expected<TuneResult> run();
 
 private:
   llvm::Error setUp();
+  llvm::Error measureDefaults(std::vector<Work> defaults);
+  llvm::Error tryMerge(unsigned kernel);
   void compileAll(std::vector<Work> &batch);
   Trial measure(Work &work);
   void record(Trial trial);
@@ -162,9 +227,6 @@ private:
   void report(unsigned kernel, bool force);
   TuneResult summarize();
 
-  unsigned extraTrials(unsigned kernel) const {
-    return board.trialsOf(kernel).size() - 1;
-  }
   bool budgetLeft() const {
     if (budget && spent >= budget)
       return false;
@@ -175,6 +237,8 @@ private:
   ModuleOp module;
   const TuneOptions &options;
   llvm::raw_ostream &progress;
+  /// The fusion sites of the model whose merged kernels are on the board.
+  std::vector<SiteKey> sites;
   Blackboard board;
   Clock::time_point start = Clock::now();
   llvm::SmallString<128> workDir;
@@ -202,6 +266,7 @@ llvm::Error Coordinator::setUp() {
   budget = options.budget;
   if (!budget && options.seconds <= 0)
     budget = 20 * kernels.size();
+  referenceEngines.resize(kernels.size());
 
   ParserConfig config(module.getContext());
   for (const Kernel &kernel : kernels) {
@@ -215,13 +280,13 @@ llvm::Error Coordinator::setUp() {
 
   std::vector<std::string> names = options.agents;
   if (names.empty())
-    names = {"tiling", "pipeline", "cost-model", "random"};
+    names = {"tiling", "pipeline", "cost-model", "random", "fusion"};
   for (auto [i, name] : llvm::enumerate(names)) {
     std::unique_ptr<Agent> agent = createBuiltinAgent(name, options.seed + i);
     if (!agent)
       return llvm::createStringError(
           "unknown agent '" + name +
-          "' (built-in agents: tiling, pipeline, cost-model, random)");
+          "' (built-in agents: tiling, pipeline, cost-model, random, fusion)");
     agents.push_back(std::move(agent));
   }
   for (auto [i, command] : llvm::enumerate(options.agentCommands)) {
@@ -245,6 +310,77 @@ llvm::Error Coordinator::setUp() {
     roofline.push_back(rooflineMs(kernel, peaks));
   active.assign(kernels.size(), true);
   return llvm::Error::success();
+}
+
+llvm::Error Coordinator::measureDefaults(std::vector<Work> defaults) {
+  std::vector<Work> both;
+  for (Work &base : defaults) {
+    unsigned k = base.candidate.kernel;
+    Work reference;
+    reference.candidate.kernel = k;
+    reference.isDefault = true;
+    if (llvm::Error error = writeCandidate(reference))
+      return error;
+    reference.enginePath += ".reference";
+    reference.compileArgs = {"--no-schedule"};
+    both.push_back(std::move(reference));
+    base.hash = scheduleHash(board.kernels()[k].signature,
+                             base.candidate.schedule);
+    base.isDefault = true;
+  }
+  // Faults are injected by trial id: these trials are recorded in order.
+  for (auto [i, base] : llvm::enumerate(defaults)) {
+    if (auto it = options.faults.find(board.trials().size() + i);
+        it != options.faults.end())
+      base.fault = it->second;
+    if (llvm::Error error = writeCandidate(base))
+      return error;
+  }
+  // References (the unscheduled lowering) and defaults compile together.
+  size_t count = defaults.size();
+  both.insert(both.end(), defaults.begin(), defaults.end());
+  compileAll(both);
+  for (size_t i = 0; i < count; ++i) {
+    Work &reference = both[i];
+    Work &base = both[count + i];
+    unsigned k = base.candidate.kernel;
+    referenceEngines[k] = reference.enginePath;
+    if (!reference.compile.succeeded()) {
+      base.rejected = Outcome::CompileError;
+      base.rejection = "the reference lowering does not compile: " +
+                       firstErrorLine(reference.compileLog);
+    }
+    Trial trial = measure(base);
+    // Once the default schedule agrees with the reference lowering, it is
+    // the reference: it is faster, and candidates must match it.
+    if (trial.outcome == Outcome::Ok)
+      referenceEngines[k] = base.enginePath;
+    record(std::move(trial));
+    report(k, /*force=*/true);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Coordinator::tryMerge(unsigned kernel) {
+  std::vector<Work> proposals;
+  for (std::unique_ptr<Agent> &agent : agents) {
+    if (agent->name() != "fusion")
+      continue;
+    for (Candidate &candidate : agent->propose(board, kernel, 1)) {
+      Work work;
+      candidate.kernel = kernel;
+      work.candidate = std::move(candidate);
+      proposals.push_back(std::move(work));
+      break;
+    }
+    if (!proposals.empty())
+      break;
+  }
+  if (proposals.empty()) {
+    active[kernel] = false;
+    return llvm::Error::success();
+  }
+  return measureDefaults(std::move(proposals));
 }
 
 llvm::Error Coordinator::writeCandidate(Work &work) {
@@ -383,7 +519,8 @@ void Coordinator::record(Trial trial) {
   double before = bestBefore ? bestBefore->time.medianMs : 0;
   trial.at = secondsSince(start);
   const Trial &recorded = board.record(std::move(trial));
-  if (!recorded.isDefault)
+  // A merge is the fusion agent's proposal: it spends the budget like any.
+  if (!recorded.isDefault || board.kernels()[kernel].mergeOf)
     ++spent;
   for (auto [i, agent] : llvm::enumerate(agents)) {
     agent->observe(board, recorded);
@@ -405,18 +542,44 @@ std::optional<unsigned> Coordinator::pickKernel() {
   // its roofline bound, times its instances), spread over the trials it has
   // had. The bound is an estimate (peaks measured on a busy machine, caches
   // ignored): a kernel at or below it keeps a twentieth of its time as
-  // headroom rather than none.
+  // headroom rather than none. A merge could win its parts' best times down
+  // to its own bound.
   std::optional<unsigned> pick;
   double pickScore = 0;
   for (unsigned k = 0; k < board.kernels().size(); ++k) {
-    const Trial *base = board.defaultTrial(k);
-    const Trial *best = board.best(k);
-    if (!active[k] || !base || base->outcome != Outcome::Ok || !best)
+    const Kernel &kernel = board.kernels()[k];
+    if (!active[k])
       continue;
-    double bestMs = best->time.medianMs;
-    double headroom = std::max(bestMs - roofline[k], 0.05 * bestMs);
-    double score =
-        headroom * board.kernels()[k].instances / (1 + extraTrials(k));
+    double bestMs, odds = 1;
+    const Trial *base = board.defaultTrial(k);
+    if (kernel.mergeOf && !base) {
+      const Trial *producer = board.best(kernel.mergeOf->first);
+      const Trial *consumer = board.best(kernel.mergeOf->second);
+      if (!producer || !consumer)
+        continue;
+      bestMs = producer->time.medianMs + consumer->time.medianMs;
+    } else {
+      const Trial *best = board.best(k);
+      if (!base || base->outcome != Outcome::Ok || !best)
+        continue;
+      bestMs = best->time.medianMs;
+      // While a merge is slower than its parts, the model pays the parts;
+      // and the further behind it is, the less likely tuning makes up for
+      // it: its claim shrinks by the ratio.
+      if (kernel.mergeOf)
+        if (const Trial *producer = board.best(kernel.mergeOf->first))
+          if (const Trial *consumer = board.best(kernel.mergeOf->second)) {
+            double parts =
+                producer->time.medianMs + consumer->time.medianMs;
+            if (bestMs > parts) {
+              odds = parts / bestMs;
+              bestMs = parts;
+            }
+          }
+    }
+    double headroom = odds * std::max(bestMs - roofline[k], 0.05 * bestMs);
+    double score = headroom * kernel.instances /
+                   (1 + board.trialsOf(k).size() - (base ? 1 : 0));
     if (!pick || score > pickScore) {
       pick = k;
       pickScore = score;
@@ -515,23 +678,63 @@ TuneResult Coordinator::summarize() {
     summary.instances = kernel.instances;
     summary.trials = board.trialsOf(k).size();
     summary.rooflineMs = roofline[k];
+    summary.mergeOf = kernel.mergeOf;
     const Trial *base = board.defaultTrial(k);
     const Trial *best = board.best(k);
     if (!base || base->outcome != Outcome::Ok) {
-      summary.error = base ? base->error : "not measured";
+      summary.error = base            ? base->error
+                      : kernel.mergeOf ? "merge not tried"
+                                       : "not measured";
       result.kernels.push_back(summary);
       continue;
     }
     summary.defaultMs = base->time.medianMs;
     summary.bestMs = best->time.medianMs;
-    summary.winnerAgent = best->isDefault ? "default" : best->candidate.agent;
+    // "default", or "fusion" for a merge that no agent improved.
+    summary.winnerAgent = best->candidate.agent;
     summary.winner = best->candidate.schedule;
     if (!best->isDefault)
       result.schedules[kernel.signature] = best->candidate.schedule;
-    before += summary.defaultMs * kernel.instances;
-    after += summary.bestMs * kernel.instances;
+    if (!kernel.mergeOf) {
+      before += summary.defaultMs * kernel.instances;
+      after += summary.bestMs * kernel.instances;
+    }
     result.kernels.push_back(summary);
   }
+
+  // The merges that beat their parts, best gain per site first; the sites
+  // they merge (greedily, a group in one merge at most) then replace their
+  // parts' best times with the merged kernel's.
+  for (auto [k, summary] : llvm::enumerate(result.kernels)) {
+    if (!summary.mergeOf || !summary.error.empty())
+      continue;
+    auto [producer, consumer] = *summary.mergeOf;
+    const KernelSummary &p = result.kernels[producer];
+    const KernelSummary &c = result.kernels[consumer];
+    summary.partsMs = p.bestMs + c.bestMs;
+    if (summary.bestMs < summary.partsMs * (1 - options.mergeMargin))
+      result.merges.push_back({p.signature, c.signature, summary.signature,
+                               summary.partsMs - summary.bestMs});
+  }
+  llvm::stable_sort(result.merges,
+                    [](const FusionMerge &a, const FusionMerge &b) {
+                      return a.gainMs > b.gainMs;
+                    });
+  llvm::StringMap<unsigned> bySignature;
+  for (auto [k, kernel] : llvm::enumerate(board.kernels()))
+    bySignature[kernel.signature] = k;
+  llvm::StringSet<> used;
+  for (unsigned i : selectSites(sites, result.merges)) {
+    KernelSummary &merged = result.kernels[bySignature.lookup(sites[i].merged)];
+    ++merged.mergedSites;
+    ++result.mergedSites;
+    after -= merged.partsMs - merged.bestMs;
+    used.insert(merged.signature);
+  }
+  // A merge whose every site lost to a better overlapping one is no merge.
+  llvm::erase_if(result.merges, [&](const FusionMerge &merge) {
+    return !used.contains(merge.merged);
+  });
   result.trials = board.trials().size();
   result.speedup = after > 0 ? before / after : 1;
   result.seconds = secondsSince(start);
@@ -542,8 +745,12 @@ llvm::Expected<TuneResult> Coordinator::run() {
   if (llvm::Error error = setUp())
     return std::move(error);
   const std::vector<Kernel> &kernels = board.kernels();
-  progress << "tuning " << kernels.size() << " kernels with "
-           << agents.size() << " agents (";
+  size_t merges = llvm::count_if(
+      kernels, [](const Kernel &kernel) { return kernel.mergeOf; });
+  progress << "tuning " << kernels.size() - merges << " kernels";
+  if (merges)
+    progress << " and " << merges << (merges == 1 ? " merge" : " merges");
+  progress << " with " << agents.size() << " agents (";
   for (auto [i, agent] : llvm::enumerate(agents))
     progress << (i ? ", " : "") << agent->name();
   progress << "), "
@@ -552,53 +759,21 @@ llvm::Expected<TuneResult> Coordinator::run() {
     progress << ", at most " << llvm::format("%.0f", options.seconds) << " s";
   progress << "\n";
 
-  // The reference lowering and the default schedule of every kernel.
+  // The reference lowering and the default schedule of every kernel; the
+  // merged kernels wait for the fusion agent to propose them.
   {
-    std::vector<Work> references, defaults;
+    std::vector<Work> defaults;
     for (unsigned k = 0; k < kernels.size(); ++k) {
-      Work reference;
-      reference.candidate.kernel = k;
-      reference.isDefault = true;
-      if (llvm::Error error = writeCandidate(reference))
-        return std::move(error);
-      references.push_back(reference);
+      if (kernels[k].mergeOf)
+        continue;
       Work base;
       base.candidate.kernel = k;
       base.candidate.agent = "default";
       base.candidate.schedule = defaultSchedule(kernels[k].choices.front());
-      base.hash = scheduleHash(kernels[k].signature, base.candidate.schedule);
-      base.isDefault = true;
-      if (auto it = options.faults.find(k); it != options.faults.end())
-        base.fault = it->second;
-      if (llvm::Error error = writeCandidate(base))
-        return std::move(error);
-      defaults.push_back(base);
+      defaults.push_back(std::move(base));
     }
-    // References (the unscheduled lowering) and defaults compile together.
-    std::vector<Work> both = references;
-    for (Work &reference : both) {
-      reference.enginePath += ".reference";
-      reference.compileArgs = {"--no-schedule"};
-    }
-    both.insert(both.end(), defaults.begin(), defaults.end());
-    compileAll(both);
-    for (unsigned k = 0; k < kernels.size(); ++k) {
-      Work &reference = both[k];
-      Work &base = both[references.size() + k];
-      referenceEngines.push_back(reference.enginePath);
-      if (!reference.compile.succeeded()) {
-        base.rejected = Outcome::CompileError;
-        base.rejection = "the reference lowering does not compile: " +
-                         firstErrorLine(reference.compileLog);
-      }
-      Trial trial = measure(base);
-      // Once the default schedule agrees with the reference lowering, it is
-      // the reference: it is faster, and candidates must match it.
-      if (trial.outcome == Outcome::Ok)
-        referenceEngines[k] = base.enginePath;
-      record(std::move(trial));
-      report(k, /*force=*/true);
-    }
+    if (llvm::Error error = measureDefaults(std::move(defaults)))
+      return std::move(error);
   }
 
   // The search proper.
@@ -606,6 +781,12 @@ llvm::Expected<TuneResult> Coordinator::run() {
     std::optional<unsigned> kernel = pickKernel();
     if (!kernel)
       break;
+    if (!board.defaultTrial(*kernel)) {
+      // Only a merged kernel is picked before its default schedule ran.
+      if (llvm::Error error = tryMerge(*kernel))
+        return std::move(error);
+      continue;
+    }
     unsigned size = std::max(2u, jobs);
     if (budget)
       size = std::min(size, budget - spent);

@@ -1,5 +1,6 @@
 //===- int21-compile.cpp - ONNX model -> int21, linalg, LLVM IR or engine ---===//
 
+#include "int21/AgentSearch/Fusion.h"
 #include "int21/AgentSearch/Kernel.h"
 #include "int21/AgentSearch/Measure.h"
 #include "int21/AgentSearch/Tuner.h"
@@ -92,6 +93,10 @@ LogicalResult tune(ModuleOp module, const ::int21::search::TuneOptions &options,
     return failure();
   }
   result = std::move(*tuned);
+  // Merged groups have the signatures of their merged kernels: merge first,
+  // so that they get those kernels' winners.
+  // The sites merged in the model, for the last line.
+  result.mergedSites = ::int21::search::applyMerges(module, result.merges);
   ::int21::search::applySchedules(module, result.schedules);
   return success();
 }
@@ -184,6 +189,17 @@ int main(int argc, char **argv) {
   cl::opt<double> tuneTime("time",
                            cl::desc("Seconds the search may take at most"),
                            cl::init(0), cl::cat(tuneCategory));
+  cl::opt<unsigned> maxMerges(
+      "max-merges",
+      cl::desc("Fusion sites (distinct merged kernels) the fusion agent may "
+               "try at most (default 16)"),
+      cl::init(16), cl::cat(tuneCategory));
+  cl::opt<double> mergeMargin(
+      "merge-margin",
+      cl::desc("Merge a fusion site when its merged kernel beats its parts "
+               "by more than this fraction (default 0.03; negative: even "
+               "when slower)"),
+      cl::init(0.03), cl::cat(tuneCategory));
   cl::opt<unsigned> seed("seed", cl::desc("Seed of the search (default 21)"),
                          cl::init(21), cl::cat(tuneCategory));
   cl::opt<unsigned> jobs(
@@ -201,7 +217,7 @@ int main(int argc, char **argv) {
   cl::list<std::string> agentNames(
       "agents",
       cl::desc("Built-in agents to search with (default: tiling, pipeline, "
-               "cost-model, random)"),
+               "cost-model, random, fusion)"),
       cl::CommaSeparated, cl::value_desc("name,..."), cl::cat(tuneCategory));
   cl::list<std::string> agentCommands(
       "agent-cmd",
@@ -284,6 +300,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     tuneOptions.budget = budget;
+    tuneOptions.maxMerges = maxMerges;
+    tuneOptions.mergeMargin = mergeMargin;
     tuneOptions.seconds = tuneTime;
     tuneOptions.seed = seed;
     tuneOptions.jobs = jobs;
@@ -453,11 +471,18 @@ int main(int argc, char **argv) {
           // engine itself goes to stdout).
           llvm::raw_ostream &os =
               outputFile == "-" ? llvm::errs() : llvm::outs();
-          os << "tuned " << tuned.kernels.size() << " kernels in "
+          size_t merges = llvm::count_if(
+              tuned.kernels,
+              [](const auto &kernel) { return kernel.mergeOf.has_value(); });
+          os << "tuned " << tuned.kernels.size() - merges << " kernels in "
              << tuned.trials << " trials (" << tuned.reused
              << " reused from the knowledge base): "
              << llvm::format("%.2f", tuned.speedup)
-             << "x faster than the default schedules\n";
+             << "x faster than the default schedules";
+          if (merges)
+            os << ", fusion: " << tuned.merges.size() << " of " << merges
+               << " merges applied (" << tuned.mergedSites << " sites)";
+          os << "\n";
         }
         continue;
       }

@@ -48,13 +48,18 @@ std::unique_ptr<Agent> createPipelineAgent(uint64_t seed);
 /// Ranks many proposals with a model fitted on the measured trials and
 /// proposes the most promising.
 std::unique_ptr<Agent> createCostModelAgent(uint64_t seed);
+/// Proposes merging fusion groups: the default schedule of a merged kernel
+/// (Kernel::mergeOf) not yet tried, for the coordinator to measure against
+/// its parts; then the parts' best schedules where the merged kernel has
+/// their template. It proposes nothing for any other kernel.
+std::unique_ptr<Agent> createFusionAgent();
 /// Any program speaking the JSON-lines protocol of docs/agent-protocol.md on
 /// its stdin/stdout, started with `/bin/sh -c command`.
 llvm::Expected<std::unique_ptr<Agent>>
 createExternalAgent(const std::string &command, uint64_t seed);
 
 /// The built-in agents by name ("random", "tiling", "pipeline",
-/// "cost-model"); null for an unknown name.
+/// "cost-model", "fusion"); null for an unknown name.
 std::unique_ptr<Agent> createBuiltinAgent(llvm::StringRef name,
                                           uint64_t seed);
 

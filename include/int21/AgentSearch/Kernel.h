@@ -18,6 +18,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ struct Kernel {
   /// the bytes of the kernel's inputs and outputs.
   double flops = 0;
   double bytes = 0;
+  /// Set for a merged kernel (two groups of the model fused into one by the
+  /// search, see Fusion.h): the kernels of its producer and consumer groups,
+  /// which it replaces where it wins.
+  std::optional<std::pair<unsigned, unsigned>> mergeOf;
 
   /// The choice for template `sequence`, or null.
   const mlir::int21::cpu::ScheduleChoice *
@@ -54,6 +59,10 @@ buildKernelModule(mlir::int21::FusionGroupOp group);
 
 /// The signature of `group` (the digest of its kernel module's text).
 std::string kernelSignature(mlir::int21::FusionGroupOp group);
+
+/// The kernel of `group` alone (one instance); std::nullopt when no template
+/// schedules it.
+std::optional<Kernel> describeKernel(mlir::int21::FusionGroupOp group);
 
 /// The kernels of `module`, which must be lowered to linalg and prepared
 /// (cpu::prepareForScheduling): one per distinct signature, in the order of

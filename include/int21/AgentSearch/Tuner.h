@@ -15,12 +15,14 @@
 #define INT21_AGENTSEARCH_TUNER_H
 
 #include "int21/AgentSearch/Blackboard.h"
+#include "int21/AgentSearch/Fusion.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +42,15 @@ struct TuneOptions {
   /// Time per measurement, after the warm-up.
   double measureSeconds = 0.5;
   /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
-  /// random).
+  /// random, fusion).
   std::vector<std::string> agents;
+  /// Merged kernels (distinct fusion sites, see Fusion.h) put on the
+  /// blackboard for the fusion agent at most; none without that agent.
+  unsigned maxMerges = 16;
+  /// A merge is chosen when its merged kernel beats its parts' best times
+  /// by more than this fraction (the timing noise). Negative: chosen even
+  /// when slower (to check merged engines).
+  double mergeMargin = 0.03;
   /// External agents, one command each (docs/agent-protocol.md).
   std::vector<std::string> agentCommands;
   /// Where to write the JSON-lines log of every trial (empty: none).
@@ -76,23 +85,36 @@ struct KernelSummary {
   Schedule winner;
   /// Why the kernel could not be tuned, when it could not.
   std::string error;
+  /// For a merged kernel: the kernels it replaces (Kernel::mergeOf), their
+  /// best times summed, and the sites of the model it was chosen for.
+  std::optional<std::pair<unsigned, unsigned>> mergeOf;
+  double partsMs = 0;
+  unsigned mergedSites = 0;
 };
 
 struct TuneResult {
-  /// The winning schedule of every tuned kernel, by signature.
+  /// The winning schedule of every tuned kernel, by signature (merged
+  /// kernels included: applyMerges first, then applySchedules).
   std::map<std::string, Schedule> schedules;
+  /// The merges chosen, best gain first: a merged kernel faster than its
+  /// parts' best times by more than the measurement spread.
+  std::vector<FusionMerge> merges;
+  /// Sites of the model those merges merge.
+  unsigned mergedSites = 0;
   std::vector<KernelSummary> kernels;
   unsigned trials = 0;
   /// Kernels whose schedule came from the knowledge base.
   unsigned reused = 0;
   /// Default over tuned time of the whole model (kernel times weighted by
-  /// their instances).
+  /// their instances; a merged site counts its merged kernel's best time in
+  /// place of its parts').
   double speedup = 1;
   double seconds = 0;
 };
 
 /// Tunes every kernel of `module` (lowered to linalg and prepared; left
-/// unchanged). Progress goes to `progress`.
+/// unchanged) and, with the fusion agent, tries merging fusion groups.
+/// Progress goes to `progress`.
 llvm::Expected<TuneResult> tuneModule(mlir::ModuleOp module,
                                       const TuneOptions &options,
                                       llvm::raw_ostream &progress);

@@ -120,5 +120,7 @@ std::unique_ptr<Agent> int21::search::createBuiltinAgent(llvm::StringRef name,
     return createPipelineAgent(seed);
   if (name == "cost-model")
     return createCostModelAgent(seed);
+  if (name == "fusion")
+    return createFusionAgent();
   return nullptr;
 }

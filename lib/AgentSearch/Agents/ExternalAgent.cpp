@@ -90,6 +90,9 @@ public:
                          {"space", spaceToJSON(work)}};
     if (sentIR.insert(kernel).second)
       message["ir"] = work.ir;
+    if (work.mergeOf)
+      message["merge_of"] =
+          json::Array{work.mergeOf->first, work.mergeOf->second};
     if (const Trial *best = board.best(kernel))
       message["best"] =
           json::Object{{"trial", best->id},
