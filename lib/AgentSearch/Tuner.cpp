@@ -281,6 +281,13 @@ llvm::Error Coordinator::setUp() {
   std::vector<std::string> names = options.agents;
   if (names.empty())
     names = {"tiling", "pipeline", "cost-model", "random", "fusion"};
+  // "none": only the external agents.
+  if (names == std::vector<std::string>{"none"}) {
+    names.clear();
+    if (options.agentCommands.empty())
+      return llvm::createStringError(
+          "--agents=none leaves no agent: give --agent-cmd");
+  }
   for (auto [i, name] : llvm::enumerate(names)) {
     std::unique_ptr<Agent> agent = createBuiltinAgent(name, options.seed + i);
     if (!agent)

@@ -217,7 +217,7 @@ int main(int argc, char **argv) {
   cl::list<std::string> agentNames(
       "agents",
       cl::desc("Built-in agents to search with (default: tiling, pipeline, "
-               "cost-model, random, fusion)"),
+               "cost-model, random, fusion; 'none': only --agent-cmd ones)"),
       cl::CommaSeparated, cl::value_desc("name,..."), cl::cat(tuneCategory));
   cl::list<std::string> agentCommands(
       "agent-cmd",

@@ -42,7 +42,7 @@ struct TuneOptions {
   /// Time per measurement, after the warm-up.
   double measureSeconds = 0.5;
   /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
-  /// random, fusion).
+  /// random, fusion); {"none"}: only the external agents.
   std::vector<std::string> agents;
   /// Merged kernels (distinct fusion sites, see Fusion.h) put on the
   /// blackboard for the fusion agent at most; none without that agent.
