@@ -191,6 +191,16 @@ std::vector<Kernel> collectKernels(ModuleOp module, const TuneOptions &options,
       std::optional<Kernel> kernel = describeKernel(merged);
       if (!kernel)
         continue;
+      // A merge that only the generic fallback (scalar loops) schedules
+      // where a part had a vectorizing template loses by far (7-20x on the
+      // shared models): not worth a trial.
+      auto fallbackOnly = [](const Kernel &k) {
+        return llvm::StringRef(k.choices.front().sequence)
+            .starts_with("cpu.outer_forall_");
+      };
+      if (fallbackOnly(*kernel) && (!fallbackOnly(kernels[parts.first]) ||
+                                    !fallbackOnly(kernels[parts.second])))
+        continue;
       kernel->mergeOf = parts;
       kernel->name = "merge " + std::to_string(parts.first) + "+" +
                      std::to_string(parts.second) + ": " + kernel->name;

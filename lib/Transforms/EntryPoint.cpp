@@ -178,6 +178,40 @@ ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
   return makeResource(resultType, constantName(value, "constant") + ".T", out);
 }
 
+} // namespace
+
+void mlir::int21::foldConstantDataMovement(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  SmallVector<Operation *> candidates;
+  func.walk([&](Operation *op) {
+    if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::CollapseShapeOp,
+            tensor::ExpandShapeOp>(op))
+      candidates.push_back(op);
+  });
+  // Producers come before consumers in the walk, so chains fold in one go.
+  for (Operation *op : candidates) {
+    if (op->getNumResults() != 1 || op->getNumOperands() < 1)
+      continue;
+    auto constant = op->getOperand(0).getDefiningOp<arith::ConstantOp>();
+    if (!constant)
+      continue;
+    auto value = dyn_cast<ElementsAttr>(constant.getValue());
+    if (!value)
+      continue;
+    ElementsAttr folded = foldThrough(op, value);
+    if (!folded)
+      continue;
+    rewriter.setInsertionPoint(op);
+    auto replacement = arith::ConstantOp::create(
+        rewriter, op->getLoc(), cast<TypedAttr>(folded));
+    rewriter.replaceOp(op, replacement.getResult());
+    if (constant->use_empty())
+      rewriter.eraseOp(constant);
+  }
+}
+
+namespace {
+
 struct OutlineWeightsPass
     : int21::impl::Int21OutlineWeightsBase<OutlineWeightsPass> {
   using Base::Base;
@@ -188,37 +222,6 @@ struct OutlineWeightsPass
       return;
     foldConstantDataMovement(func);
     outline(func);
-  }
-
-  /// Replaces transposes, reshapes and copies of constants by constants.
-  void foldConstantDataMovement(func::FuncOp func) {
-    IRRewriter rewriter(&getContext());
-    SmallVector<Operation *> candidates;
-    func.walk([&](Operation *op) {
-      if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::CollapseShapeOp,
-              tensor::ExpandShapeOp>(op))
-        candidates.push_back(op);
-    });
-    // Producers come before consumers in the walk, so chains fold in one go.
-    for (Operation *op : candidates) {
-      if (op->getNumResults() != 1 || op->getNumOperands() < 1)
-        continue;
-      auto constant = op->getOperand(0).getDefiningOp<arith::ConstantOp>();
-      if (!constant)
-        continue;
-      auto value = dyn_cast<ElementsAttr>(constant.getValue());
-      if (!value)
-        continue;
-      ElementsAttr folded = foldThrough(op, value);
-      if (!folded)
-        continue;
-      rewriter.setInsertionPoint(op);
-      auto replacement = arith::ConstantOp::create(
-          rewriter, op->getLoc(), cast<TypedAttr>(folded));
-      rewriter.replaceOp(op, replacement.getResult());
-      if (constant->use_empty())
-        rewriter.eraseOp(constant);
-    }
   }
 
   void outline(func::FuncOp func) {

@@ -46,6 +46,11 @@ void buildInt21CPUCodegenPipeline(
 /// that cannot be decomposed is reported and left, and the result is failure.
 LogicalResult decomposeAggregateOps(Operation *scope);
 
+/// Replaces transposes, reshapes and copies of constants by constants (the
+/// first step of int21-outline-weights): weights are laid out at compile
+/// time, not at every run.
+void foldConstantDataMovement(func::FuncOp func);
+
 /// Registers the pipelines above with the pass registry (as
 /// `int21-to-linalg`) so that int21-opt can run them.
 void registerInt21Pipelines();
