@@ -7,12 +7,15 @@
 #include "int21/AgentSearch/Measure.h"
 
 #include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -857,4 +860,27 @@ llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
                                                      llvm::raw_ostream &progress) {
   Coordinator coordinator(module, options, progress);
   return coordinator.run();
+}
+
+llvm::Expected<TuneResult>(::int21::search::tuneAndApply)(
+    ModuleOp module, const TuneOptions &options, llvm::raw_ostream &progress) {
+  PassManager pm(module.getContext());
+  mlir::int21::buildInt21ToLinalgPipeline(pm);
+  if (failed(pm.run(module)))
+    return llvm::createStringError("cannot lower the model for tuning");
+  // Data movement of weights happens at compile time (int21-outline-weights
+  // folds it before the schedule pass): it is no kernel to tune.
+  module.walk([](func::FuncOp func) {
+    mlir::int21::foldConstantDataMovement(func);
+  });
+  if (failed(mlir::int21::cpu::prepareForScheduling(module)))
+    return llvm::createStringError("cannot lower the model for tuning");
+  llvm::Expected<TuneResult> result = tuneModule(module, options, progress);
+  if (!result)
+    return result.takeError();
+  // Merged groups have the signatures of their merged kernels: merge first,
+  // so that they get those kernels' winners.
+  result->mergedSites = applyMerges(module, result->merges);
+  applySchedules(module, result->schedules);
+  return result;
 }

@@ -1,13 +1,11 @@
 //===- int21-compile.cpp - ONNX model -> int21, linalg, LLVM IR or engine ---===//
 
 #include "int21/AgentSearch/Fusion.h"
-#include "int21/AgentSearch/Kernel.h"
 #include "int21/AgentSearch/Measure.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
-#include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -74,31 +72,6 @@ bool parseFaults(StringRef text, std::map<unsigned, std::string> &faults) {
     faults[trial] = kind.str();
   }
   return true;
-}
-
-/// The --tune flow: lower to linalg, search every kernel's schedule, put the
-/// winners on their groups. The module is then compiled as usual.
-LogicalResult tune(ModuleOp module, const ::int21::search::TuneOptions &options,
-                   ::int21::search::TuneResult &result) {
-  PassManager pm(module.getContext());
-  mlir::int21::buildInt21ToLinalgPipeline(pm);
-  if (failed(pm.run(module)) ||
-      failed(mlir::int21::cpu::prepareForScheduling(module)))
-    return failure();
-  llvm::Expected<::int21::search::TuneResult> tuned =
-      ::int21::search::tuneModule(module, options, llvm::errs());
-  if (!tuned) {
-    llvm::errs() << "int21-compile: error: --tune: "
-                 << llvm::toString(tuned.takeError()) << "\n";
-    return failure();
-  }
-  result = std::move(*tuned);
-  // Merged groups have the signatures of their merged kernels: merge first,
-  // so that they get those kernels' winners.
-  // The sites merged in the model, for the last line.
-  result.mergedSites = ::int21::search::applyMerges(module, result.merges);
-  ::int21::search::applySchedules(module, result.schedules);
-  return success();
 }
 
 int main(int argc, char **argv) {
@@ -454,9 +427,19 @@ int main(int argc, char **argv) {
         continue;
       }
     ::int21::search::TuneResult tuned;
-    if (tuneFlag && failed(tune(**module, tuneOptions, tuned))) {
-      failedAny = true;
-      continue;
+    if (tuneFlag) {
+      llvm::Expected<::int21::search::TuneResult> result =
+          ::int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());
+      if (!result) {
+        if (!hadError)
+          llvm::errs() << "int21-compile: error: --tune: "
+                       << llvm::toString(result.takeError()) << "\n";
+        else
+          llvm::consumeError(result.takeError());
+        failedAny = true;
+        continue;
+      }
+      tuned = std::move(*result);
     }
     if (compiles) {
       compileOptions.timing = &rootTimer;

@@ -119,6 +119,14 @@ llvm::Expected<TuneResult> tuneModule(mlir::ModuleOp module,
                                       const TuneOptions &options,
                                       llvm::raw_ostream &progress);
 
+/// The whole --tune flow on an imported int21 `module`: lowers it to linalg,
+/// prepares it for scheduling, tunes it (tuneModule), then applies the chosen
+/// merges and the winners' schedules to it. The module is then ready for
+/// int21::compileToEngine. Lowering errors go to the module's diagnostics.
+llvm::Expected<TuneResult> tuneAndApply(mlir::ModuleOp module,
+                                        const TuneOptions &options,
+                                        llvm::raw_ostream &progress);
+
 /// Writes the report: DIR/report.md (per kernel: default and best time,
 /// trials, the winning agent and schedule) and DIR/kernel-N.svg (best time
 /// against trials, one line per agent).

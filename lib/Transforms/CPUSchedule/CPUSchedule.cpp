@@ -634,10 +634,6 @@ void mlir::int21::cpu::registerScheduleDialects(DialectRegistry &registry) {
 }
 
 LogicalResult mlir::int21::cpu::prepareForScheduling(ModuleOp module) {
-  // Data movement of weights happens at compile time (as in
-  // int21-outline-weights, which runs before this pass in the pipeline): it
-  // is not work to schedule.
-  module.walk([](func::FuncOp func) { foldConstantDataMovement(func); });
   // linalg.softmax has no loop lowering: decompose it into generics, which
   // the fallback template tiles and fuses like any other group.
   if (failed(decomposeAggregateOps(module)))
