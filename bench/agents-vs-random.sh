@@ -22,7 +22,7 @@ for m in $names; do
     for who in random team; do
       agents=()
       [ "$who" = random ] && agents=(--agents=random)
-      "$build/bin/int21-compile" "$dir/$m.onnx" --target=cpu --tune --budget "$budget" \
+      "$build/bin/int21-compile" "$dir/$m.onnx" --no-kb --target=cpu --tune --budget "$budget" \
         --seed "$s" "${agents[@]}" --tune-log "$work/$m-$who-$s.jsonl" \
         -o "$work/$m.int21" 2>/dev/null | sed "s/^/$m $who seed $s: /"
     done

@@ -64,12 +64,12 @@ for model in weight input; do
   for i in "${!labels[@]}"; do
     args=()
     [ -n "${knobs[$i]}" ] && args=(--schedule-knobs "${knobs[$i]}")
-    "$build/bin/int21-compile" "$work/$model.onnx" --target=cpu "${args[@]}" \
+    "$build/bin/int21-compile" "$work/$model.onnx" --no-kb --target=cpu "${args[@]}" \
       -o "$work/$model.${labels[$i]}.int21"
   done
   if [ "$tune" = 1 ]; then
     # shellcheck disable=SC2086 # TUNE_FLAGS is a list of flags.
-    "$build/bin/int21-compile" "$work/$model.onnx" --target=cpu ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1} \
+    "$build/bin/int21-compile" "$work/$model.onnx" --no-kb --target=cpu ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1} \
       -o "$work/$model.tuned.int21" 2>/dev/null | sed "s/^/# tuned, B $model: /" >>"$work/tune.txt"
   fi
 done

@@ -19,8 +19,8 @@ machine_line "; tuned ${seconds} s per model, ${threads} thread(s)"
 printf '%-9s %12s %10s %9s %9s %12s %12s\n' model default_ms tuned_ms ort_ms speedup tuned/ort default/ort
 for m in mlp encoder resnet18; do
   data="$models/$m/test_data_set_0"
-  "$build/bin/int21-compile" "$models/$m.onnx" --target=cpu -o "$work/$m.default.int21"
-  "$build/bin/int21-compile" "$models/$m.onnx" --target=cpu --tune --time "$seconds" \
+  "$build/bin/int21-compile" "$models/$m.onnx" --no-kb --target=cpu -o "$work/$m.default.int21"
+  "$build/bin/int21-compile" "$models/$m.onnx" --no-kb --target=cpu --tune --time "$seconds" \
     --tune-threads "$threads" -o "$work/$m.tuned.int21" 2>/dev/null >"$work/$m.tune.txt"
   # The tuned engine must still compute the model.
   "$build/bin/int21-run" "$work/$m.tuned.int21" --input "input=$data/input_0.pb" \

@@ -28,7 +28,7 @@ echo "== tuning $(basename "$model") on this machine for at most ${seconds} s"
 rm -rf "$report"
 "$build/bin/int21-compile" "$model" --target=cpu --tune --time "$seconds" \
   --report "$report" -o "$out/tuned.int21" | tee "$out/tune.txt"
-"$build/bin/int21-compile" "$model" --target=cpu -o "$out/default.int21"
+"$build/bin/int21-compile" "$model" --no-kb --target=cpu -o "$out/default.int21"
 
 echo "== the tuned engine against PyTorch's output"
 "$build/bin/int21-run" "$out/tuned.int21" --input "input=$data/input_0.pb" \

@@ -25,6 +25,11 @@ config.substitutions.append(
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# The default knowledge base lives under $XDG_CACHE_HOME: tests get their own,
+# empty one, so that what a developer tuned never changes what they see.
+config.environment["XDG_CACHE_HOME"] = os.path.join(
+    config.test_exec_root, "xdg-cache")
+
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.int21_tools_dir, config.llvm_tools_dir]
 tools = ["int21-opt", "FileCheck", "not", "count", "mlir-runner"]

@@ -10,9 +10,12 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::int21;
@@ -113,9 +116,8 @@ static std::optional<std::string> nodeName(Location loc) {
   return std::nullopt;
 }
 
-/// "matmul 64x256x128 (/layer0/MatMul)": the group's main op (its reduction,
-/// or what it yields) with its loop sizes, and its ONNX node.
-static std::string describeGroup(FusionGroupOp group) {
+/// The group's main op: its reduction, or what it yields.
+static linalg::LinalgOp mainOp(FusionGroupOp group) {
   linalg::LinalgOp main;
   for (Operation &op : group.getBody().front())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
@@ -124,6 +126,13 @@ static std::string describeGroup(FusionGroupOp group) {
       if (linalgOp.getNumReductionLoops() > 0)
         break;
     }
+  return main;
+}
+
+/// "matmul 64x256x128 (/layer0/MatMul)": the group's main op with its loop
+/// sizes, and its ONNX node.
+static std::string describeGroup(FusionGroupOp group) {
+  linalg::LinalgOp main = mainOp(group);
   std::string name;
   llvm::raw_string_ostream os(name);
   if (!main) {
@@ -156,6 +165,8 @@ std::optional<Kernel> describeKernel(FusionGroupOp group) {
   kernel.ir = printModule(*kernelModule);
   kernel.signature = digest(kernel.ir);
   kernel.name = describeGroup(group);
+  linalg::LinalgOp main = mainOp(group);
+  kernel.opKind = main ? main->getName().stripDialect().str() : "group";
   kernel.instances = 1;
   kernel.choices.assign(choices.begin(), choices.end());
   group.getBody().walk([&](linalg::LinalgOp op) {
@@ -173,6 +184,16 @@ std::optional<Kernel> describeKernel(FusionGroupOp group) {
     kernel.bytes += bytesOf(type);
   for (Type type : func.getResultTypes())
     kernel.bytes += bytesOf(type);
+  std::set<std::string> types;
+  for (TypeRange range : {TypeRange(func.getArgumentTypes()),
+                          TypeRange(func.getResultTypes())})
+    for (Type type : range) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      getElementTypeOrSelf(type).print(os);
+      types.insert(text);
+    }
+  kernel.elementTypes = llvm::join(types, ",");
   return kernel;
 }
 

@@ -5,6 +5,7 @@
 #include "Process.h"
 #include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Measure.h"
+#include "int21/Compiler/Compiler.h"
 
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/CPUSchedule.h"
@@ -18,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -239,6 +241,7 @@ private:
   llvm::Error writeCandidate(Work &work);
   void report(unsigned kernel, bool force);
   TuneResult summarize();
+  void storeKnowledge(const TuneResult &result);
 
   bool budgetLeft() const {
     if (budget && spent >= budget)
@@ -266,6 +269,12 @@ private:
   unsigned spent = 0;
   unsigned jobs = 1;
   unsigned nextFile = 0;
+  /// The knowledge base's part: the target records name, each kernel's
+  /// record made here by this compiler (used without a trial), and the
+  /// schedules known to lose on it.
+  std::string kbTarget;
+  std::vector<std::optional<KnowledgeRecord>> reused;
+  std::vector<llvm::DenseSet<uint64_t>> knownLosers;
 };
 
 llvm::Error Coordinator::setUp() {
@@ -291,9 +300,42 @@ llvm::Error Coordinator::setUp() {
     kernelModules.push_back(std::move(parsed));
   }
 
+  reused.resize(kernels.size());
+  knownLosers.resize(kernels.size());
+  std::vector<KnowledgeRecord> known;
+  if (KnowledgeBase *kb = options.knowledgeBase) {
+    kbTarget = options.kbTarget.empty() ? options.target : options.kbTarget;
+    std::string machine = KnowledgeBase::thisMachine();
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      llvm::Expected<std::vector<KnowledgeRecord>> found =
+          kb->find(kernel.signature, kbTarget);
+      if (!found)
+        return found.takeError();
+      for (KnowledgeRecord &record : *found)
+        if (record.compilerVersion == ::int21::compilerVersion() &&
+            record.machine == machine && kernel.findChoice(record.schedule.sequence)) {
+          reused[k] = std::move(record);
+          break;
+        }
+      llvm::Expected<std::vector<uint64_t>> losers =
+          kb->losers(kernel.signature, kbTarget);
+      if (!losers)
+        return losers.takeError();
+      knownLosers[k].insert(losers->begin(), losers->end());
+    }
+    llvm::Expected<std::vector<KnowledgeRecord>> all = kb->records(kbTarget);
+    if (!all)
+      return all.takeError();
+    known = std::move(*all);
+  }
+
   std::vector<std::string> names = options.agents;
-  if (names.empty())
+  if (names.empty()) {
     names = {"tiling", "pipeline", "cost-model", "random", "fusion"};
+    // What won before goes first (a new agent is asked first).
+    if (!known.empty())
+      names.insert(names.begin(), "knowledge");
+  }
   // "none": only the external agents.
   if (names == std::vector<std::string>{"none"}) {
     names.clear();
@@ -302,11 +344,19 @@ llvm::Error Coordinator::setUp() {
           "--agents=none leaves no agent: give --agent-cmd");
   }
   for (auto [i, name] : llvm::enumerate(names)) {
+    if (name == "knowledge") {
+      if (!options.knowledgeBase)
+        return llvm::createStringError(
+            "the knowledge agent needs a knowledge base (--kb)");
+      agents.push_back(createKnowledgeAgent(known));
+      continue;
+    }
     std::unique_ptr<Agent> agent = createBuiltinAgent(name, options.seed + i);
     if (!agent)
       return llvm::createStringError(
           "unknown agent '" + name +
-          "' (built-in agents: tiling, pipeline, cost-model, random, fusion)");
+          "' (built-in agents: tiling, pipeline, cost-model, random, "
+          "fusion, knowledge)");
     agents.push_back(std::move(agent));
   }
   for (auto [i, command] : llvm::enumerate(options.agentCommands)) {
@@ -329,6 +379,10 @@ llvm::Error Coordinator::setUp() {
   for (const Kernel &kernel : kernels)
     roofline.push_back(rooflineMs(kernel, peaks));
   active.assign(kernels.size(), true);
+  // What the knowledge base holds from here needs no trial.
+  for (unsigned k = 0; k < kernels.size(); ++k)
+    if (reused[k])
+      active[k] = false;
   return llvm::Error::success();
 }
 
@@ -433,7 +487,7 @@ void Coordinator::compileAll(std::vector<Work> &batch) {
         continue;
       std::vector<std::string> argv = {options.workerExecutable, work.mlirPath,
                                        "--target=" + options.target,
-                                       "-o", work.enginePath};
+                                       "-o", work.enginePath, "--no-kb"};
       argv.insert(argv.end(), work.compileArgs.begin(), work.compileArgs.end());
       if (!work.fault.empty() && work.fault != "run-crash")
         argv.push_back("--inject-fault=" + work.fault);
@@ -640,7 +694,7 @@ std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
     for (Candidate &candidate : proposed) {
       candidate.kernel = kernel;
       uint64_t hash = scheduleHash(work.signature, candidate.schedule);
-      if (board.tried(hash) ||
+      if (board.tried(hash) || knownLosers[kernel].contains(hash) ||
           llvm::any_of(batch, [&](const Work &w) { return w.hash == hash; }))
         continue;
       Work next;
@@ -670,7 +724,13 @@ void Coordinator::report(unsigned kernel, bool force) {
   std::string line;
   llvm::raw_string_ostream os(line);
   os << "[" << kernel + 1 << "/" << board.kernels().size() << "] "
-     << work.name << ": " << board.trialsOf(kernel).size() << " trials";
+     << work.name << ": ";
+  if (const std::optional<KnowledgeRecord> &record = reused[kernel])
+    os << "from the knowledge base, "
+       << llvm::format("%.3f", record->time.medianMs) << " ms ("
+       << llvm::format("%.2f", record->speedup()) << "x)";
+  else
+    os << board.trialsOf(kernel).size() << " trials";
   if (best && base && base->outcome == Outcome::Ok)
     os << ", best " << llvm::format("%.3f", best->time.medianMs) << " ms ("
        << llvm::format("%.2f", base->time.medianMs / best->time.medianMs)
@@ -699,6 +759,20 @@ TuneResult Coordinator::summarize() {
     summary.trials = board.trialsOf(k).size();
     summary.rooflineMs = roofline[k];
     summary.mergeOf = kernel.mergeOf;
+    if (const std::optional<KnowledgeRecord> &record = reused[k]) {
+      summary.defaultMs = record->defaultMs;
+      summary.bestMs = record->time.medianMs;
+      summary.winnerAgent = "knowledge base";
+      summary.winner = record->schedule;
+      result.schedules[kernel.signature] = record->schedule;
+      if (!kernel.mergeOf) {
+        ++result.reused;
+        before += summary.defaultMs * kernel.instances;
+        after += summary.bestMs * kernel.instances;
+      }
+      result.kernels.push_back(summary);
+      continue;
+    }
     const Trial *base = board.defaultTrial(k);
     const Trial *best = board.best(k);
     if (!base || base->outcome != Outcome::Ok) {
@@ -761,6 +835,96 @@ TuneResult Coordinator::summarize() {
   return result;
 }
 
+/// The tolerance a kernel's outputs were compared with, as records say it.
+static std::string toleranceText(llvm::StringRef elementTypes) {
+  std::string text;
+  llvm::SmallVector<llvm::StringRef> types;
+  elementTypes.split(types, ',');
+  for (llvm::StringRef type : types) {
+    std::optional<::int21::runtime::DType> dtype =
+        type == "f32"    ? std::optional(::int21::runtime::DType::F32)
+        : type == "f16"  ? std::optional(::int21::runtime::DType::F16)
+        : type == "bf16" ? std::optional(::int21::runtime::DType::BF16)
+        : type == "f64"  ? std::optional(::int21::runtime::DType::F64)
+                         : std::nullopt;
+    if (!text.empty())
+      text += "; ";
+    if (!dtype) {
+      text += type.str() + ": exact";
+      continue;
+    }
+    auto [rtol, atol] = toleranceFor(*dtype, 1.0);
+    text += llvm::formatv("{0}: rtol {1}, atol {2} x output scale", type,
+                          rtol, atol)
+                .str();
+  }
+  return text;
+}
+
+void Coordinator::storeKnowledge(const TuneResult &result) {
+  KnowledgeBase &kb = *options.knowledgeBase;
+  std::string machine = KnowledgeBase::thisMachine();
+  auto warn = [&](llvm::Error error) {
+    progress << "warning: " << llvm::toString(std::move(error))
+             << " (the engine is built all the same)\n";
+  };
+  for (unsigned k = 0; k < board.kernels().size(); ++k) {
+    const Kernel &kernel = board.kernels()[k];
+    const Trial *base = board.defaultTrial(k);
+    const Trial *best = board.best(k);
+    if (reused[k] || !base || base->outcome != Outcome::Ok || !best)
+      continue;
+    KnowledgeRecord record;
+    record.signature = kernel.signature;
+    record.target = kbTarget;
+    record.compilerVersion = ::int21::compilerVersion().str();
+    record.machine = machine;
+    record.opKind = kernel.opKind;
+    if (const auto *choice = kernel.findChoice(best->candidate.schedule.sequence))
+      record.dims.assign(choice->dims.begin(), choice->dims.end());
+    record.elementTypes = kernel.elementTypes;
+    record.kernelIR = kernel.ir;
+    record.schedule = best->candidate.schedule;
+    record.time = best->time;
+    record.defaultMs = base->time.medianMs;
+    record.seed = options.seed;
+    record.maxError = best->maxError;
+    record.tolerance = toleranceText(kernel.elementTypes);
+    record.rooflineMs = roofline[k];
+    record.agent = best->candidate.agent;
+    if (best->candidate.parent)
+      record.parent = describe(
+          board.trials()[*best->candidate.parent].candidate.schedule);
+    if (llvm::Expected<int64_t> id = kb.put(record); !id)
+      return warn(id.takeError());
+
+    std::vector<KnowledgeLoser> losers;
+    for (unsigned t : board.trialsOf(k)) {
+      const Trial &trial = board.trials()[t];
+      if (trial.id == best->id || trial.isDefault ||
+          trial.outcome == Outcome::Invalid)
+        continue;
+      KnowledgeLoser loser;
+      loser.signature = kernel.signature;
+      loser.target = kbTarget;
+      loser.scheduleHash = trial.hash;
+      loser.outcome = trial.outcome == Outcome::Ok
+                          ? "slower"
+                          : outcomeName(trial.outcome).str();
+      if (trial.outcome == Outcome::Ok && best->time.medianMs > 0)
+        loser.ratio = trial.time.medianMs / best->time.medianMs;
+      losers.push_back(std::move(loser));
+    }
+    if (llvm::Error error = kb.putLosers(losers))
+      return warn(std::move(error));
+  }
+  for (const FusionMerge &merge : result.merges)
+    if (llvm::Error error = kb.putMerge({merge.producer, merge.consumer,
+                                         merge.merged, kbTarget,
+                                         merge.gainMs}))
+      return warn(std::move(error));
+}
+
 llvm::Expected<TuneResult> Coordinator::run() {
   if (llvm::Error error = setUp())
     return std::move(error);
@@ -784,7 +948,7 @@ llvm::Expected<TuneResult> Coordinator::run() {
   {
     std::vector<Work> defaults;
     for (unsigned k = 0; k < kernels.size(); ++k) {
-      if (kernels[k].mergeOf)
+      if (kernels[k].mergeOf || reused[k])
         continue;
       Work base;
       base.candidate.kernel = k;
@@ -843,6 +1007,8 @@ llvm::Expected<TuneResult> Coordinator::run() {
     agent->finish();
 
   TuneResult result = summarize();
+  if (options.knowledgeBase)
+    storeKnowledge(result);
   if (!options.reportDir.empty())
     if (llvm::Error error = writeReport(board, result, options.reportDir))
       return std::move(error);
@@ -862,8 +1028,9 @@ llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
   return coordinator.run();
 }
 
-llvm::Expected<TuneResult>(::int21::search::tuneAndApply)(
-    ModuleOp module, const TuneOptions &options, llvm::raw_ostream &progress) {
+/// Lowers an imported module to linalg, folds the weights' data movement
+/// and prepares it for scheduling: the module the search cuts kernels from.
+static llvm::Error lowerForScheduling(ModuleOp module) {
   PassManager pm(module.getContext());
   mlir::int21::buildInt21ToLinalgPipeline(pm);
   if (failed(pm.run(module)))
@@ -875,6 +1042,13 @@ llvm::Expected<TuneResult>(::int21::search::tuneAndApply)(
   });
   if (failed(mlir::int21::cpu::prepareForScheduling(module)))
     return llvm::createStringError("cannot lower the model for tuning");
+  return llvm::Error::success();
+}
+
+llvm::Expected<TuneResult>(::int21::search::tuneAndApply)(
+    ModuleOp module, const TuneOptions &options, llvm::raw_ostream &progress) {
+  if (llvm::Error error = lowerForScheduling(module))
+    return std::move(error);
   llvm::Expected<TuneResult> result = tuneModule(module, options, progress);
   if (!result)
     return result.takeError();
@@ -883,4 +1057,64 @@ llvm::Expected<TuneResult>(::int21::search::tuneAndApply)(
   result->mergedSites = applyMerges(module, result->merges);
   applySchedules(module, result->schedules);
   return result;
+}
+
+llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
+    ModuleOp module, const KnowledgeBase &kb, llvm::StringRef kbTarget) {
+  if (llvm::Error error = lowerForScheduling(module))
+    return std::move(error);
+  std::string machine = KnowledgeBase::thisMachine();
+  std::map<std::string, Schedule> schedules;
+  // The record made here by this compiler, for `signature`.
+  auto trusted = [&](llvm::StringRef signature)
+      -> llvm::Expected<std::optional<KnowledgeRecord>> {
+    llvm::Expected<std::vector<KnowledgeRecord>> found =
+        kb.find(signature, kbTarget);
+    if (!found)
+      return found.takeError();
+    for (KnowledgeRecord &record : *found)
+      if (record.compilerVersion == ::int21::compilerVersion() &&
+          record.machine == machine)
+        return std::optional<KnowledgeRecord>(std::move(record));
+    return std::nullopt;
+  };
+  // Merges that won, where the merged kernel's record is trusted.
+  llvm::Expected<std::vector<KnowledgeMerge>> merges = kb.merges(kbTarget);
+  if (!merges)
+    return merges.takeError();
+  std::vector<FusionMerge> chosen;
+  for (const KnowledgeMerge &merge : *merges) {
+    llvm::Expected<std::optional<KnowledgeRecord>> record =
+        trusted(merge.merged);
+    if (!record)
+      return record.takeError();
+    if (*record)
+      chosen.push_back(
+          {merge.producer, merge.consumer, merge.merged, merge.gainMs});
+  }
+  llvm::stable_sort(chosen, [](const FusionMerge &a, const FusionMerge &b) {
+    return a.gainMs > b.gainMs;
+  });
+  if (!chosen.empty())
+    applyMerges(module, chosen);
+  llvm::StringSet<> seen;
+  llvm::Error error = llvm::Error::success();
+  module.walk([&](mlir::int21::FusionGroupOp group) {
+    if (error)
+      return;
+    std::string signature = kernelSignature(group);
+    if (!seen.insert(signature).second)
+      return;
+    llvm::Expected<std::optional<KnowledgeRecord>> record = trusted(signature);
+    if (!record) {
+      error = record.takeError();
+      return;
+    }
+    if (*record)
+      schedules[signature] = (*record)->schedule;
+  });
+  if (error)
+    return std::move(error);
+  applySchedules(module, schedules);
+  return KnowledgeApplied{unsigned(seen.size()), unsigned(schedules.size())};
 }

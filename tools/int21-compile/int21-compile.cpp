@@ -2,6 +2,7 @@
 
 #include "int21/AgentSearch/Fusion.h"
 #include "int21/AgentSearch/Measure.h"
+#include "int21/AgentSearch/KnowledgeBase.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
@@ -154,6 +155,14 @@ int main(int argc, char **argv) {
                "candidate compiled, checked against the reference lowering "
                "and timed) and build the engine from the winners"),
       cl::init(false), cl::cat(tuneCategory));
+  cl::opt<std::string> kbPath(
+      "kb",
+      cl::desc("The knowledge base: --tune reuses and stores winners there; "
+               "without --tune, the schedules it holds for this machine "
+               "are applied (default: $XDG_CACHE_HOME/int21/kb.sqlite)"),
+      cl::value_desc("file"), cl::init(""), cl::cat(tuneCategory));
+  cl::opt<bool> noKB("no-kb", cl::desc("Use no knowledge base"),
+                     cl::init(false), cl::cat(tuneCategory));
   cl::opt<unsigned> budget(
       "budget",
       cl::desc("Trials beyond the default schedules (default: 20 per kernel "
@@ -293,6 +302,32 @@ int main(int argc, char **argv) {
     tuneOptions.workerExecutable = llvm::sys::fs::getMainExecutable(
         argv[0], reinterpret_cast<void *>(&parseFaults));
   }
+  if (noKB && kbPath.getNumOccurrences()) {
+    llvm::errs() << "int21-compile: error: --kb and --no-kb exclude each "
+                    "other\n";
+    return 1;
+  }
+  // The knowledge base: opened (created) for --tune; otherwise read when it
+  // exists, for engines built from a model with the default schedules.
+  std::unique_ptr<::int21::search::KnowledgeBase> kb;
+  bool applyKB = !tuneFlag && emitKind == EmitKind::Engine && !noSchedule &&
+                 !strictSchedules &&
+                 !StringRef(inputFile).ends_with(".mlir");
+  if (!noKB && (tuneFlag || applyKB)) {
+    std::string path = kbPath.empty()
+                           ? ::int21::search::KnowledgeBase::defaultPath()
+                           : kbPath.getValue();
+    if (tuneFlag || kbPath.getNumOccurrences() ||
+        llvm::sys::fs::exists(path)) {
+      auto opened = ::int21::search::KnowledgeBase::open(path, !tuneFlag);
+      if (!opened) {
+        llvm::errs() << "int21-compile: error: "
+                     << llvm::toString(opened.takeError()) << "\n";
+        return 1;
+      }
+      kb = std::move(*opened);
+    }
+  }
   if (compiles) {
     std::string error;
     if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
@@ -304,6 +339,12 @@ int main(int argc, char **argv) {
                       "with --emit=int21 or --emit=linalg\n";
       return 1;
     }
+  }
+  if (kb && tuneFlag) {
+    std::string error;
+    tuneOptions.knowledgeBase = kb.get();
+    tuneOptions.kbTarget =
+        *::int21::resolveCPUTarget(compileOptions.target, error);
   }
 
   DialectRegistry registry;
@@ -427,6 +468,28 @@ int main(int argc, char **argv) {
         continue;
       }
     ::int21::search::TuneResult tuned;
+    if (kb && !tuneFlag) {
+      std::string error;
+      llvm::Expected<::int21::search::KnowledgeApplied> applied =
+          ::int21::search::applyKnowledge(
+          **module, *kb,
+          *::int21::resolveCPUTarget(compileOptions.target, error));
+      if (!applied) {
+        if (!hadError)
+          llvm::errs() << "int21-compile: error: "
+                       << llvm::toString(applied.takeError()) << "\n";
+        else
+          llvm::consumeError(applied.takeError());
+        failedAny = true;
+        continue;
+      }
+      // Asked for by name: say what it gave.
+      if (kbPath.getNumOccurrences())
+        llvm::errs() << "int21-compile: " << applied->scheduled << " of "
+                     << applied->kernels
+                     << " kernels scheduled from the knowledge base '"
+                     << kb->path() << "'\n";
+    }
     if (tuneFlag) {
       llvm::Expected<::int21::search::TuneResult> result =
           ::int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());

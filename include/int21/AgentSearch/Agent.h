@@ -14,6 +14,7 @@
 #define INT21_AGENTSEARCH_AGENT_H
 
 #include "int21/AgentSearch/Blackboard.h"
+#include "int21/AgentSearch/KnowledgeBase.h"
 
 #include "llvm/Support/Error.h"
 
@@ -53,6 +54,11 @@ std::unique_ptr<Agent> createCostModelAgent(uint64_t seed);
 /// its parts; then the parts' best schedules where the merged kernel has
 /// their template. It proposes nothing for any other kernel.
 std::unique_ptr<Agent> createFusionAgent();
+/// What won before: the schedules `records` hold for the same work (from
+/// another compiler version or machine: to be measured again), then those of
+/// the most similar work (same op kind and element types, nearest
+/// dimensions), fitted to the kernel's knob domains.
+std::unique_ptr<Agent> createKnowledgeAgent(std::vector<KnowledgeRecord> records);
 /// Any program speaking the JSON-lines protocol of docs/agent-protocol.md on
 /// its stdin/stdout, started with `/bin/sh -c command`.
 llvm::Expected<std::unique_ptr<Agent>>

@@ -35,6 +35,11 @@ struct Kernel {
   std::string name;
   /// The kernel module (func.func @main around the fusion group).
   std::string ir;
+  /// The main op's kind ("matmul", "conv_2d_nchw_fchw", "generic") and the
+  /// element types the kernel reads and writes ("f32", "f16,f32"): with the
+  /// first choice's dims, what makes work similar to other work.
+  std::string opKind;
+  std::string elementTypes;
   /// Groups of the model with this signature.
   unsigned instances = 0;
   /// The templates that may schedule it, with knob domains and defaults.

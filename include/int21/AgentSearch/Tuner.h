@@ -16,6 +16,7 @@
 
 #include "int21/AgentSearch/Blackboard.h"
 #include "int21/AgentSearch/Fusion.h"
+#include "int21/AgentSearch/KnowledgeBase.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -67,6 +68,15 @@ struct TuneOptions {
   bool progressBar = false;
   /// Keep the working directory (kernels, engines) for inspection.
   bool keepWorkDir = false;
+  /// The knowledge base (null: none). A kernel it holds a record of, made by
+  /// this compiler on this machine, takes that record's schedule without a
+  /// trial; records from elsewhere and of similar work seed the search
+  /// (the knowledge agent), known losers are not tried again, and every
+  /// kernel's winner and losers are stored into it at the end.
+  KnowledgeBase *knowledgeBase = nullptr;
+  /// The target as records name it ("cpu:<triple>:<cpu>"); `target` when
+  /// empty.
+  std::string kbTarget;
   /// Test hook: faults injected into trials by id ("crash", "hang",
   /// "wrong" in the compile child; "run-crash" in the measurement child).
   std::map<unsigned, std::string> faults;
@@ -126,6 +136,19 @@ llvm::Expected<TuneResult> tuneModule(mlir::ModuleOp module,
 llvm::Expected<TuneResult> tuneAndApply(mlir::ModuleOp module,
                                         const TuneOptions &options,
                                         llvm::raw_ostream &progress);
+
+/// Without a search: lowers an imported int21 `module` as tuneAndApply does
+/// and gives every kernel that `kb` holds a record of, made by this compiler
+/// on this machine for `kbTarget`, that record's schedule (and merges the
+/// sites whose merge won).
+struct KnowledgeApplied {
+  /// Distinct kernels of the model, and those that got a schedule.
+  unsigned kernels = 0;
+  unsigned scheduled = 0;
+};
+llvm::Expected<KnowledgeApplied> applyKnowledge(mlir::ModuleOp module,
+                                        const KnowledgeBase &kb,
+                                        llvm::StringRef kbTarget);
 
 /// Writes the report: DIR/report.md (per kernel: default and best time,
 /// trials, the winning agent and schedule) and DIR/kernel-N.svg (best time
