@@ -241,7 +241,11 @@ private:
   llvm::Error writeCandidate(Work &work);
   void report(unsigned kernel, bool force);
   TuneResult summarize();
+  /// Stores kernel `k`'s best so far (as soon as it improves: a search
+  /// killed midway keeps what it found), and at the end its losers.
+  void storeRecord(unsigned k);
   void storeKnowledge(const TuneResult &result);
+  void warnKnowledge(llvm::Error error);
 
   bool budgetLeft() const {
     if (budget && spent >= budget)
@@ -275,6 +279,7 @@ private:
   std::string kbTarget;
   std::vector<std::optional<KnowledgeRecord>> reused;
   std::vector<llvm::DenseSet<uint64_t>> knownLosers;
+  bool kbWarned = false;
 };
 
 llvm::Error Coordinator::setUp() {
@@ -605,6 +610,9 @@ void Coordinator::record(Trial trial) {
         agentStats[i].reward += std::log(before / recorded.time.medianMs);
     }
   }
+  if (options.knowledgeBase && recorded.outcome == Outcome::Ok &&
+      board.best(kernel)->id == recorded.id)
+    storeRecord(kernel);
   if (log) {
     *log << trialToJSONLine(board, recorded) << "\n";
     log->flush();
@@ -861,43 +869,56 @@ static std::string toleranceText(llvm::StringRef elementTypes) {
   return text;
 }
 
-void Coordinator::storeKnowledge(const TuneResult &result) {
-  KnowledgeBase &kb = *options.knowledgeBase;
-  std::string machine = KnowledgeBase::thisMachine();
-  auto warn = [&](llvm::Error error) {
+void Coordinator::storeRecord(unsigned k) {
+  const Kernel &kernel = board.kernels()[k];
+  const Trial *base = board.defaultTrial(k);
+  const Trial *best = board.best(k);
+  if (reused[k] || !base || base->outcome != Outcome::Ok || !best)
+    return;
+  KnowledgeRecord record;
+  record.signature = kernel.signature;
+  record.target = kbTarget;
+  record.compilerVersion = ::int21::compilerVersion().str();
+  record.machine = KnowledgeBase::thisMachine();
+  record.opKind = kernel.opKind;
+  if (const auto *choice = kernel.findChoice(best->candidate.schedule.sequence))
+    record.dims.assign(choice->dims.begin(), choice->dims.end());
+  record.elementTypes = kernel.elementTypes;
+  record.kernelIR = kernel.ir;
+  record.schedule = best->candidate.schedule;
+  record.time = best->time;
+  record.defaultMs = base->time.medianMs;
+  record.seed = options.seed;
+  record.maxError = best->maxError;
+  record.tolerance = toleranceText(kernel.elementTypes);
+  record.rooflineMs = roofline[k];
+  record.agent = best->candidate.agent;
+  if (best->candidate.parent)
+    record.parent =
+        describe(board.trials()[*best->candidate.parent].candidate.schedule);
+  if (llvm::Expected<int64_t> id = options.knowledgeBase->put(record); !id)
+    warnKnowledge(id.takeError());
+}
+
+void Coordinator::warnKnowledge(llvm::Error error) {
+  // Once is enough: the search goes on without storing.
+  if (!kbWarned)
     progress << "warning: " << llvm::toString(std::move(error))
              << " (the engine is built all the same)\n";
-  };
+  else
+    llvm::consumeError(std::move(error));
+  kbWarned = true;
+}
+
+void Coordinator::storeKnowledge(const TuneResult &result) {
+  KnowledgeBase &kb = *options.knowledgeBase;
   for (unsigned k = 0; k < board.kernels().size(); ++k) {
     const Kernel &kernel = board.kernels()[k];
     const Trial *base = board.defaultTrial(k);
     const Trial *best = board.best(k);
     if (reused[k] || !base || base->outcome != Outcome::Ok || !best)
       continue;
-    KnowledgeRecord record;
-    record.signature = kernel.signature;
-    record.target = kbTarget;
-    record.compilerVersion = ::int21::compilerVersion().str();
-    record.machine = machine;
-    record.opKind = kernel.opKind;
-    if (const auto *choice = kernel.findChoice(best->candidate.schedule.sequence))
-      record.dims.assign(choice->dims.begin(), choice->dims.end());
-    record.elementTypes = kernel.elementTypes;
-    record.kernelIR = kernel.ir;
-    record.schedule = best->candidate.schedule;
-    record.time = best->time;
-    record.defaultMs = base->time.medianMs;
-    record.seed = options.seed;
-    record.maxError = best->maxError;
-    record.tolerance = toleranceText(kernel.elementTypes);
-    record.rooflineMs = roofline[k];
-    record.agent = best->candidate.agent;
-    if (best->candidate.parent)
-      record.parent = describe(
-          board.trials()[*best->candidate.parent].candidate.schedule);
-    if (llvm::Expected<int64_t> id = kb.put(record); !id)
-      return warn(id.takeError());
-
+    storeRecord(k);
     std::vector<KnowledgeLoser> losers;
     for (unsigned t : board.trialsOf(k)) {
       const Trial &trial = board.trials()[t];
@@ -916,13 +937,13 @@ void Coordinator::storeKnowledge(const TuneResult &result) {
       losers.push_back(std::move(loser));
     }
     if (llvm::Error error = kb.putLosers(losers))
-      return warn(std::move(error));
+      return warnKnowledge(std::move(error));
   }
   for (const FusionMerge &merge : result.merges)
     if (llvm::Error error = kb.putMerge({merge.producer, merge.consumer,
                                          merge.merged, kbTarget,
                                          merge.gainMs}))
-      return warn(std::move(error));
+      return warnKnowledge(std::move(error));
 }
 
 llvm::Expected<TuneResult> Coordinator::run() {
