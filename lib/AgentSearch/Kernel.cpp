@@ -165,8 +165,11 @@ std::optional<Kernel> describeKernel(FusionGroupOp group) {
   kernel.ir = printModule(*kernelModule);
   kernel.signature = digest(kernel.ir);
   kernel.name = describeGroup(group);
-  linalg::LinalgOp main = mainOp(group);
-  kernel.opKind = main ? main->getName().stripDialect().str() : "group";
+  auto anchor = dyn_cast_or_null<linalg::LinalgOp>(cpu::groupAnchor(group));
+  kernel.opKind = anchor ? anchor->getName().stripDialect().str() : "group";
+  if (anchor)
+    for (int64_t size : anchor.getStaticLoopRanges())
+      kernel.loops.push_back(size);
   kernel.instances = 1;
   kernel.choices.assign(choices.begin(), choices.end());
   group.getBody().walk([&](linalg::LinalgOp op) {

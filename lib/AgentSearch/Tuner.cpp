@@ -881,8 +881,7 @@ void Coordinator::storeRecord(unsigned k) {
   record.compilerVersion = ::int21::compilerVersion().str();
   record.machine = KnowledgeBase::thisMachine();
   record.opKind = kernel.opKind;
-  if (const auto *choice = kernel.findChoice(best->candidate.schedule.sequence))
-    record.dims.assign(choice->dims.begin(), choice->dims.end());
+  record.dims = kernel.loops;
   record.elementTypes = kernel.elementTypes;
   record.kernelIR = kernel.ir;
   record.schedule = best->candidate.schedule;

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - from an imported model to an engine -----------------===//
 
 #include "int21/Compiler/Compiler.h"
+#include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -57,6 +58,7 @@ auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
   registry.insert<mlir::int21::Int21Dialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  mlir::int21::cpu::registerTransformExtension(registry);
   registerAllToLLVMIRTranslations(registry);
 }
 

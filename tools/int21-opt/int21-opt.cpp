@@ -1,6 +1,7 @@
 //===- int21-opt.cpp - mlir-opt with the int21 dialect and passes ---------===//
 
 #include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -18,6 +19,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::int21::Int21Dialect>();
+  mlir::int21::cpu::registerTransformExtension(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "int21 optimizer driver\n", registry));

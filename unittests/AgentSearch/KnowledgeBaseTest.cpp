@@ -116,6 +116,7 @@ TEST(KnowledgeKeyTest, SameWorkSameKey) {
   EXPECT_EQ(a.signature.size(), 16u);
   EXPECT_EQ(a.opKind, "matmul");
   EXPECT_EQ(a.elementTypes, "f32");
+  EXPECT_EQ(a.loops, (std::vector<int64_t>{64, 256, 128}));
   // A different shape or element type is different work.
   EXPECT_NE(a.signature, kernelOf(matmulModule(64, 256, 64)).signature);
   EXPECT_NE(a.signature, kernelOf(matmulModule(128, 256, 128)).signature);
@@ -323,8 +324,7 @@ TEST(KnowledgeAgentTest, SimilarWorkSeedsTheSearch) {
   known.target = "cpu:test:test";
   known.opKind = seen.opKind;
   known.elementTypes = seen.elementTypes;
-  known.dims.assign(seen.choices.front().dims.begin(),
-                    seen.choices.front().dims.end());
+  known.dims = seen.loops;
   known.schedule.sequence = "cpu.matmul";
   for (const auto &knob : seen.choices.front().defaults)
     known.schedule.knobs[knob.getKey().str()] = knob.getValue();

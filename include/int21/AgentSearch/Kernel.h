@@ -40,6 +40,8 @@ struct Kernel {
   /// first choice's dims, what makes work similar to other work.
   std::string opKind;
   std::string elementTypes;
+  /// The main op's loop sizes (cpu::groupAnchor).
+  std::vector<int64_t> loops;
   /// Groups of the model with this signature.
   unsigned instances = 0;
   /// The templates that may schedule it, with knob domains and defaults.

@@ -73,6 +73,32 @@ llvm::SmallVector<ScheduleChoice> getScheduleChoices(FusionGroupOp group);
 bool isPlausible(const ScheduleChoice &choice, const Knobs &knobs,
                  std::string &why);
 
+/// Puts on `group`'s ops the tags template `sequence` finds them by, as
+/// int21-cpu-schedule does before applying it. Fails when the template does
+/// not fit the group.
+LogicalResult tagGroupForTemplate(FusionGroupOp group, StringRef sequence);
+
+/// The main op of `group`: its only reduction, or, without one, the op
+/// whose result it yields; null when neither exists.
+Operation *groupAnchor(FusionGroupOp group);
+
+/// Removes those tags from every op nested in `scope`.
+void clearScheduleTags(Operation *scope);
+
+/// Adds to `library` (a module with `transform.with_named_sequence`) the
+/// template `sequence` resolved with `knobs` (every knob and alternative
+/// selected, the template's defaults where `knobs` is silent) as the named
+/// sequence `name`, which first tags the group it is given
+/// (transform.int21.prepare_group), then runs the template and takes the
+/// tags off. The sequences it includes come along: those with knobs of
+/// their own as "<name>.<their name>", the others once under their own name.
+LogicalResult addResolvedSchedule(ModuleOp library, StringRef sequence,
+                                  const Knobs &knobs, StringRef name);
+
+/// Registers the transform ops int21 adds (transform.int21.prepare_group,
+/// transform.int21.clear_tags).
+void registerTransformExtension(DialectRegistry &registry);
+
 } // namespace mlir::int21::cpu
 
 #endif // INT21_TRANSFORMS_CPUSCHEDULE_H

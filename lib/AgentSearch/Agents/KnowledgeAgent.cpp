@@ -90,7 +90,7 @@ private:
       if (record.opKind != work.opKind ||
           record.elementTypes != work.elementTypes)
         continue;
-      double distance = dimsDistance(record.dims, choice->dims);
+      double distance = dimsDistance(record.dims, work.loops);
       if (!std::isfinite(distance))
         continue;
       Schedule adapted;

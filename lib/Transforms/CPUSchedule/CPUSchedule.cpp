@@ -12,6 +12,7 @@
 
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/TransformOps.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -621,6 +622,7 @@ void mlir::int21::cpu::registerScheduleDialects(DialectRegistry &registry) {
   vector::registerTransformDialectExtension(registry);
   transform::registerLoopExtension(registry);
   transform::registerTuneExtension(registry);
+  cpu::registerTransformExtension(registry);
   linalg::registerTilingInterfaceExternalModels(registry);
   linalg::registerSubsetOpInterfaceExternalModels(registry);
   tensor::registerSubsetOpInterfaceExternalModels(registry);
@@ -734,4 +736,100 @@ bool mlir::int21::cpu::isPlausible(const ScheduleChoice &choice, const Knobs &kn
       return false;
     }
   return cpu::checkKnobs(choice.sequence, knobs, choice.dims, why);
+}
+
+LogicalResult mlir::int21::cpu::tagGroupForTemplate(FusionGroupOp group,
+                                                    StringRef sequence) {
+  for (const Plan &plan : planDefaults(group)) {
+    if (plan.sequence != sequence)
+      continue;
+    for (auto [op, tag] : plan.tags)
+      op->setAttr(tag, UnitAttr::get(group.getContext()));
+    return success();
+  }
+  return failure();
+}
+
+void mlir::int21::cpu::clearScheduleTags(Operation *scope) { clearTags(scope); }
+
+Operation *mlir::int21::cpu::groupAnchor(FusionGroupOp group) {
+  SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
+  SmallVector<linalg::LinalgOp> reductions;
+  for (linalg::LinalgOp op : ops)
+    if (!isAllParallel(op))
+      reductions.push_back(op);
+  if (reductions.size() == 1)
+    return reductions.front();
+  if (!reductions.empty())
+    return nullptr;
+  return getRoot(group);
+}
+
+LogicalResult mlir::int21::cpu::addResolvedSchedule(ModuleOp library,
+                                                    StringRef sequence,
+                                                    const Knobs &knobs,
+                                                    StringRef name) {
+  MLIRContext *ctx = library.getContext();
+  FailureOr<OwningOpRef<ModuleOp>> templates = parseTemplateLibrary(ctx);
+  if (failed(templates))
+    return failure();
+  auto entry = (*templates)->lookupSymbol<transform::NamedSequenceOp>(sequence);
+  if (!entry || failed(resolveKnobs(entry, **templates, knobs)))
+    return failure();
+
+  // The sequences reached from the entry, and whether each has knobs.
+  SmallVector<transform::NamedSequenceOp> reached;
+  DenseMap<Operation *, bool> tunable;
+  SmallVector<transform::NamedSequenceOp> work = {entry};
+  while (!work.empty()) {
+    transform::NamedSequenceOp next = work.pop_back_val();
+    if (tunable.count(next))
+      continue;
+    bool hasKnobs = false;
+    next.walk([&](Operation *op) {
+      if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
+        hasKnobs = true;
+      if (auto include = dyn_cast<transform::IncludeOp>(op))
+        if (auto callee =
+                (*templates)->lookupSymbol<transform::NamedSequenceOp>(
+                    include.getTarget()))
+          work.push_back(callee);
+    });
+    tunable[next] = hasKnobs;
+    reached.push_back(next);
+  }
+  auto newName = [&](transform::NamedSequenceOp op) -> std::string {
+    if (op == entry)
+      return name.str();
+    if (tunable.lookup(op))
+      return (name + "." + op.getSymName()).str();
+    return op.getSymName().str();
+  };
+
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(library.getBody());
+  for (transform::NamedSequenceOp op : reached) {
+    std::string renamed = newName(op);
+    if (library.lookupSymbol(renamed))
+      continue;
+    auto clone = cast<transform::NamedSequenceOp>(b.clone(*op));
+    clone.setSymName(renamed);
+    clone.walk([&](transform::IncludeOp include) {
+      if (auto callee = (*templates)->lookupSymbol<transform::NamedSequenceOp>(
+              include.getTarget()))
+        include.setTargetAttr(
+            SymbolRefAttr::get(ctx, newName(callee)));
+    });
+    if (op != entry)
+      continue;
+    // The entry tags the group first and untags it last.
+    Block &body = clone.getBody().front();
+    Value group = body.getArgument(0);
+    OpBuilder inner = OpBuilder::atBlockBegin(&body);
+    PrepareGroupOp::create(inner, clone.getLoc(), group,
+                           inner.getStringAttr(sequence));
+    inner.setInsertionPoint(body.getTerminator());
+    ClearTagsOp::create(inner, clone.getLoc(), group);
+  }
+  return verify(library);
 }

@@ -1,0 +1,79 @@
+//===- TransformOps.td - int21's transform dialect extension -*- tablegen -*-===//
+//
+// The ops a schedule exported from the knowledge base needs beyond upstream
+// ones: a template finds its payload ops by the tags int21-cpu-schedule puts
+// on them, so an exported schedule puts them on itself (and takes them off).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_TRANSFORMS_TRANSFORMOPS
+#define INT21_TRANSFORMS_TRANSFORMOPS
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/MatchInterfaces.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+def Int21_PrepareGroupOp : Op<Transform_Dialect, "int21.prepare_group", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Tags a fusion group's ops for a CPU schedule template";
+  let description = [{
+    Puts on the ops of every `int21.fusion_group` that `group` holds the tags
+    the CPU schedule template `template_name` finds them by (`int21.root`,
+    `int21.anchor`, `int21.fuse`, `int21.ew`), as `int21-cpu-schedule` does
+    before it applies a template. Fails (silenceably) when the payload is not
+    a fusion group or the template does not fit it.
+
+    ```mlir
+    transform.int21.prepare_group %group for "cpu.matmul" : !transform.any_op
+    transform.include @cpu.matmul failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.int21.clear_tags %group : !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::mlir::int21";
+  let arguments = (ins TransformHandleTypeInterface:$group,
+                       StrAttr:$template_name);
+  let assemblyFormat = "$group `for` $template_name attr-dict `:` type($group)";
+}
+
+def Int21_ClearTagsOp : Op<Transform_Dialect, "int21.clear_tags", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Removes the schedule templates' tags";
+  let description = [{
+    Removes the tags `int21.prepare_group` puts from the ops nested in the
+    payload of `scope`.
+  }];
+  let cppNamespace = "::mlir::int21";
+  let arguments = (ins TransformHandleTypeInterface:$scope);
+  let assemblyFormat = "$scope attr-dict `:` type($scope)";
+}
+
+def Int21_MatchAnchorOp : Op<Transform_Dialect, "int21.match.anchor", [
+    SingleOpMatcher, MatchOpInterface, MemoryEffectsOpInterface]> {
+  let summary = "Matches a fusion group and yields its main op";
+  let description = [{
+    Succeeds when the payload of `group` is one `int21.fusion_group` with a
+    main op: its only reduction (a matmul, a convolution), or, without a
+    reduction, the op whose result it yields; `anchor` is then that op.
+    Produces a silenceable failure otherwise. With the upstream matchers
+    (`transform.match.structured` on the anchor), a schedule library tells
+    which groups its schedules were measured on.
+
+    ```mlir
+    %anchor = transform.int21.match.anchor %group
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::mlir::int21";
+  let arguments = (ins TransformHandleTypeInterface:$group);
+  let results = (outs TransformHandleTypeInterface:$anchor);
+  let assemblyFormat = "$group attr-dict `:` functional-type($group, $anchor)";
+  let extraClassDeclaration = SingleOpMatcher.extraDeclaration # [{
+    ::mlir::Value getOperandHandle() { return getGroup(); }
+  }];
+}
+
+#endif // INT21_TRANSFORMS_TRANSFORMOPS

@@ -1,0 +1,491 @@
+//===- Library.cpp - knowledge-base records as a transform library --------===//
+
+#include "int21/AgentSearch/Library.h"
+
+#include "int21/Compiler/Compiler.h"
+#include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/CPUSchedule.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace int21::search {
+
+namespace {
+
+constexpr llvm::StringLiteral kRecordAttr = "int21.record";
+
+/// Collects the diagnostics of a scope into one line.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error) {
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            if (auto file = dyn_cast<FileLineColLoc>(diag.getLocation()))
+              os << file.getLine() << ":" << file.getColumn() << ": ";
+            os << diag;
+            messages.push_back(text);
+          }
+          return success();
+        }) {}
+  std::string text() const {
+    return messages.empty() ? "invalid" : llvm::join(messages, "; ");
+  }
+
+private:
+  std::vector<std::string> messages;
+  ScopedDiagnosticHandler handler;
+};
+
+/// Bits of an element type named like MLIR prints it, or 0.
+unsigned bitwidthOf(llvm::StringRef type) {
+  if (type == "bf16")
+    return 16;
+  unsigned bits = 0;
+  if ((type.consume_front("f") || type.consume_front("i")) &&
+      !type.getAsInteger(10, bits))
+    return bits;
+  return 0;
+}
+
+bool isContraction(llvm::StringRef opKind) {
+  return opKind == "matmul" || opKind == "batch_matmul" ||
+         opKind.starts_with("conv_");
+}
+
+/// `matmul_16x64x48_f32_1a2b3c4d`: readable and unique per work.
+std::string baseName(const KnowledgeRecord &record) {
+  std::string name = record.opKind + "_";
+  for (auto [i, dim] : llvm::enumerate(record.dims))
+    name += (i ? "x" : "") + std::to_string(dim);
+  std::string types = record.elementTypes;
+  std::replace(types.begin(), types.end(), ',', '_');
+  name += "_" + types + "_" + record.signature.substr(0, 8);
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  return name;
+}
+
+DictionaryAttr recordToAttr(Builder &b, const KnowledgeRecord &record) {
+  SmallVector<NamedAttribute> knobs;
+  for (const auto &[name, value] : record.schedule.knobs)
+    knobs.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("signature", b.getStringAttr(record.signature)),
+      b.getNamedAttr("target", b.getStringAttr(record.target)),
+      b.getNamedAttr("compiler_version",
+                     b.getStringAttr(record.compilerVersion)),
+      b.getNamedAttr("machine", b.getStringAttr(record.machine)),
+      b.getNamedAttr("op_kind", b.getStringAttr(record.opKind)),
+      b.getNamedAttr("dims", b.getI64ArrayAttr(record.dims)),
+      b.getNamedAttr("element_types", b.getStringAttr(record.elementTypes)),
+      b.getNamedAttr("template", b.getStringAttr(record.schedule.sequence)),
+      b.getNamedAttr("knobs", b.getDictionaryAttr(knobs)),
+      b.getNamedAttr("median_ms", b.getF64FloatAttr(record.time.medianMs)),
+      b.getNamedAttr("min_ms", b.getF64FloatAttr(record.time.minMs)),
+      b.getNamedAttr("max_ms", b.getF64FloatAttr(record.time.maxMs)),
+      b.getNamedAttr("spread", b.getF64FloatAttr(record.time.spread)),
+      b.getNamedAttr("reps", b.getI64IntegerAttr(record.time.reps)),
+      b.getNamedAttr("default_ms", b.getF64FloatAttr(record.defaultMs)),
+      b.getNamedAttr("seed", b.getStringAttr(std::to_string(record.seed))),
+      b.getNamedAttr("max_error", b.getF64FloatAttr(record.maxError)),
+      b.getNamedAttr("tolerance", b.getStringAttr(record.tolerance)),
+      b.getNamedAttr("roofline_ms", b.getF64FloatAttr(record.rooflineMs)),
+      b.getNamedAttr("agent", b.getStringAttr(record.agent)),
+      b.getNamedAttr("parent", b.getStringAttr(record.parent)),
+      b.getNamedAttr("created_at", b.getStringAttr(record.createdAt)),
+  };
+  return b.getDictionaryAttr(fields);
+}
+
+/// The record an action carries; `why` says what is missing.
+std::optional<KnowledgeRecord> recordFromAttr(DictionaryAttr dict,
+                                              std::string &why) {
+  KnowledgeRecord record;
+  auto text = [&](llvm::StringRef key, std::string &out) {
+    auto value = dict.getAs<StringAttr>(key);
+    if (!value)
+      why = ("no string '" + key + "'").str();
+    else
+      out = value.str();
+    return bool(value);
+  };
+  auto real = [&](llvm::StringRef key, double &out) {
+    auto value = dict.getAs<FloatAttr>(key);
+    if (!value)
+      why = ("no float '" + key + "'").str();
+    else
+      out = value.getValueAsDouble();
+    return bool(value);
+  };
+  std::string seed;
+  bool ok = text("signature", record.signature) &&
+            text("target", record.target) &&
+            text("compiler_version", record.compilerVersion) &&
+            text("machine", record.machine) &&
+            text("op_kind", record.opKind) &&
+            text("element_types", record.elementTypes) &&
+            text("template", record.schedule.sequence) &&
+            real("median_ms", record.time.medianMs) &&
+            real("min_ms", record.time.minMs) &&
+            real("max_ms", record.time.maxMs) &&
+            real("spread", record.time.spread) &&
+            real("default_ms", record.defaultMs) && text("seed", seed) &&
+            real("max_error", record.maxError) &&
+            text("tolerance", record.tolerance) &&
+            real("roofline_ms", record.rooflineMs) &&
+            text("agent", record.agent) && text("parent", record.parent) &&
+            text("created_at", record.createdAt);
+  if (!ok)
+    return std::nullopt;
+  if (llvm::StringRef(seed).getAsInteger(10, record.seed)) {
+    why = "a bad 'seed'";
+    return std::nullopt;
+  }
+  auto dims = dict.getAs<ArrayAttr>("dims");
+  auto knobs = dict.getAs<DictionaryAttr>("knobs");
+  auto reps = dict.getAs<IntegerAttr>("reps");
+  if (!dims || !knobs || !reps) {
+    why = "no 'dims', 'knobs' or 'reps'";
+    return std::nullopt;
+  }
+  for (Attribute dim : dims) {
+    auto value = dyn_cast<IntegerAttr>(dim);
+    if (!value) {
+      why = "a bad 'dims'";
+      return std::nullopt;
+    }
+    record.dims.push_back(value.getInt());
+  }
+  for (NamedAttribute knob : knobs) {
+    auto value = dyn_cast<IntegerAttr>(knob.getValue());
+    if (!value) {
+      why = "a bad knob '" + knob.getName().str() + "'";
+      return std::nullopt;
+    }
+    record.schedule.knobs[knob.getName().str()] = value.getInt();
+  }
+  record.time.reps = unsigned(reps.getInt());
+  return record;
+}
+
+/// The matcher of `record`: its group's main op, loop sizes, element width
+/// and, for a contraction, its body.
+std::string matcherText(const KnowledgeRecord &record, llvm::StringRef name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "  transform.named_sequence @" << name
+     << "(%group: !transform.any_op {transform.readonly}) -> "
+        "!transform.any_op {\n"
+     << "    %anchor = transform.int21.match.anchor %group : "
+        "(!transform.any_op) -> !transform.any_op\n"
+     << "    transform.match.operation_name %anchor [\"linalg."
+     << record.opKind << "\"] : !transform.any_op\n"
+     << "    transform.match.structured %anchor : !transform.any_op {\n"
+     << "    ^bb0(%op: !transform.any_op):\n"
+     << "      %rank = transform.match.structured.rank %op : "
+        "(!transform.any_op) -> !transform.param<i64>\n"
+     << "      %rank_want = transform.param.constant " << record.dims.size()
+     << " : i64 -> !transform.param<i64>\n"
+     << "      transform.match.param.cmpi eq %rank, %rank_want : "
+        "!transform.param<i64>\n";
+  for (auto [i, dim] : llvm::enumerate(record.dims)) {
+    os << "      %d" << i << " = transform.match.structured.dim %op[" << i
+       << "] : (!transform.any_op) -> !transform.param<i64>\n"
+       << "      %d" << i << "_want = transform.param.constant " << dim
+       << " : i64 -> !transform.param<i64>\n"
+       << "      transform.match.param.cmpi eq %d" << i << ", %d" << i
+       << "_want : !transform.param<i64>\n";
+  }
+  if (!llvm::StringRef(record.elementTypes).contains(',')) {
+    if (unsigned bits = bitwidthOf(record.elementTypes)) {
+      os << "      %init = transform.match.structured.init %op[0] : "
+            "(!transform.any_op) -> !transform.any_value\n"
+         << "      %bits = transform.match.structured.elemental_bitwidth "
+            "%init : (!transform.any_value) -> !transform.param<i64>\n"
+         << "      %bits_want = transform.param.constant " << bits
+         << " : i64 -> !transform.param<i64>\n"
+         << "      transform.match.param.cmpi eq %bits, %bits_want : "
+            "!transform.param<i64>\n";
+      if (isContraction(record.opKind)) {
+        bool floating = !llvm::StringRef(record.elementTypes).starts_with("i");
+        os << "      transform.match.structured.body %op {contraction = "
+           << (floating ? "[\"arith.mulf\", \"arith.addf\"]"
+                        : "[\"arith.muli\", \"arith.addi\"]")
+           << "} : !transform.any_op\n";
+      }
+    }
+  }
+  os << "      transform.match.structured.yield\n"
+     << "    }\n"
+     << "    transform.yield %group : !transform.any_op\n"
+     << "  }\n";
+  return text;
+}
+
+/// `op` printed at two spaces of indentation.
+std::string printIndented(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os, OpPrintingFlags().assumeVerified());
+  std::string out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    if (!line.empty())
+      out += "  " + line.str() + "\n";
+  return out;
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> parseLibrary(MLIRContext &context,
+                                                  llvm::StringRef text,
+                                                  llvm::StringRef name) {
+  DiagnosticCollector diagnostics(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, ParserConfig(&context), name);
+  if (!module)
+    return llvm::createStringError("schedule library '" + name +
+                                   "': " + diagnostics.text());
+  return module;
+}
+
+} // namespace
+
+llvm::Expected<std::string>
+exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
+              llvm::StringRef target, llvm::StringRef source) {
+  // The fastest record of each work, in a stable order.
+  std::map<std::string, const KnowledgeRecord *> bySignature;
+  for (const KnowledgeRecord &record : records) {
+    if (record.target != target)
+      continue;
+    auto [it, inserted] = bySignature.try_emplace(record.signature, &record);
+    if (!inserted && record.time.medianMs < it->second->time.medianMs)
+      it->second = &record;
+  }
+  std::vector<const KnowledgeRecord *> chosen;
+  for (auto &[signature, record] : bySignature)
+    chosen.push_back(record);
+  llvm::stable_sort(chosen, [](const KnowledgeRecord *a,
+                               const KnowledgeRecord *b) {
+    return std::tie(a->opKind, a->dims, a->elementTypes, a->signature) <
+           std::tie(b->opKind, b->dims, b->elementTypes, b->signature);
+  });
+
+  // The actions: each record's template with its values resolved.
+  OpBuilder b(&context);
+  OwningOpRef<ModuleOp> actions = ModuleOp::create(UnknownLoc::get(&context));
+  (*actions)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                      b.getUnitAttr());
+  std::vector<std::string> names;
+  for (const KnowledgeRecord *record : chosen) {
+    std::string name = baseName(*record);
+    names.push_back(name);
+    mlir::int21::cpu::Knobs knobs;
+    for (const auto &[knob, value] : record->schedule.knobs)
+      knobs[knob] = value;
+    DiagnosticCollector diagnostics(context);
+    if (failed(mlir::int21::cpu::addResolvedSchedule(
+            *actions, record->schedule.sequence, knobs, "schedule_" + name)))
+      return llvm::createStringError(
+          "record of " + record->opKind + " (kernel " + record->signature +
+          "): its schedule " + describe(record->schedule) +
+          " does not resolve: " + diagnostics.text());
+    auto action =
+        actions->lookupSymbol<transform::NamedSequenceOp>("schedule_" + name);
+    action->setAttr(kRecordAttr, recordToAttr(b, *record));
+  }
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// int21 schedule library for " << target << ": " << chosen.size()
+     << (chosen.size() == 1 ? " schedule" : " schedules") << ", exported from "
+     << source << " by " << ::int21::compilerVersion() << ".\n"
+     << "// Each matcher checks a fusion group's main op (kind, loop sizes, "
+        "element width, body);\n"
+     << "// its action runs the schedule that won on that work, every knob "
+        "resolved.\n"
+     << "// Apply: int21-opt --transform-preload-library="
+        "transform-library-paths=THIS --transform-interpreter IR.mlir\n"
+     << "//    or: int21-compile MODEL.onnx --target=cpu --schedules THIS -o "
+        "MODEL.int21\n"
+     << "module attributes {transform.with_named_sequence} {\n"
+     << "  transform.named_sequence @__transform_main(%root: !transform.any_op "
+        "{transform.consumed}) {\n";
+  if (chosen.empty()) {
+    os << "    transform.yield\n  }\n}\n";
+    return text;
+  }
+  os << "    %done = transform.foreach_match in %root\n";
+  for (auto [i, name] : llvm::enumerate(names))
+    os << "        @match_" << name << " -> @schedule_" << name
+       << (i + 1 < names.size() ? ",\n" : "\n");
+  os << "      : (!transform.any_op) -> !transform.any_op\n"
+     << "    transform.yield\n"
+     << "  }\n";
+  llvm::StringSet<> printed;
+  for (auto [record, name] : llvm::zip(chosen, names)) {
+    os << "\n  // " << record->opKind << " ";
+    for (auto [i, dim] : llvm::enumerate(record->dims))
+      os << (i ? "x" : "") << dim;
+    os << " " << record->elementTypes << " (kernel " << record->signature
+       << "): " << llvm::format("%.2f", record->speedup())
+       << "x faster than the default schedule, "
+       << llvm::format("%.4g", record->time.medianMs) << " ms against "
+       << llvm::format("%.4g", record->defaultMs) << " ms (spread "
+       << llvm::format("%.1f", 100 * record->time.spread) << "%, "
+       << record->time.reps << " runs), found by " << record->agent
+       << " on " << record->machine << "\n"
+       << "  // " << describe(record->schedule) << "\n";
+    os << matcherText(*record, "match_" + name);
+    std::string prefix = "schedule_" + name;
+    for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
+      llvm::StringRef symbol = sequence.getSymName();
+      if (symbol == prefix || symbol.starts_with(prefix + ".")) {
+        os << printIndented(sequence);
+        printed.insert(symbol);
+      }
+    }
+  }
+  bool shared = false;
+  for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
+    if (printed.contains(sequence.getSymName()))
+      continue;
+    if (!shared)
+      os << "\n  // Shared by the schedules above.\n";
+    shared = true;
+    os << printIndented(sequence);
+  }
+  os << "}\n";
+
+  // What is written must read back.
+  llvm::Expected<OwningOpRef<ModuleOp>> check =
+      parseLibrary(context, text, "the exported library");
+  if (!check)
+    return check.takeError();
+  return text;
+}
+
+llvm::Expected<std::vector<KnowledgeRecord>>
+importLibrary(MLIRContext &context, llvm::StringRef text,
+              llvm::StringRef name) {
+  llvm::Expected<OwningOpRef<ModuleOp>> library =
+      parseLibrary(context, text, name);
+  if (!library)
+    return library.takeError();
+  std::vector<KnowledgeRecord> records;
+  for (auto sequence : (**library).getOps<transform::NamedSequenceOp>()) {
+    auto dict = sequence->getAttrOfType<DictionaryAttr>(kRecordAttr);
+    if (!dict)
+      continue;
+    std::string why;
+    std::optional<KnowledgeRecord> record = recordFromAttr(dict, why);
+    if (!record)
+      return llvm::createStringError("schedule library '" + name + "': @" +
+                                     sequence.getSymName() +
+                                     ": its record has " + why);
+    records.push_back(std::move(*record));
+  }
+  return records;
+}
+
+llvm::Expected<unsigned> applyLibrary(ModuleOp module, llvm::StringRef text,
+                                      llvm::StringRef name) {
+  MLIRContext &context = *module.getContext();
+  llvm::Expected<OwningOpRef<ModuleOp>> library =
+      parseLibrary(context, text, name);
+  if (!library)
+    return library.takeError();
+  transform::ForeachMatchOp dispatch;
+  (**library).walk([&](transform::ForeachMatchOp op) {
+    if (!dispatch)
+      dispatch = op;
+  });
+  if (!dispatch)
+    return 0u;
+
+  // The library's matchers, with actions that name the schedule for
+  // int21-cpu-schedule (which applies it as the library's actions would).
+  std::string script;
+  llvm::raw_string_ostream os(script);
+  os << "module attributes {transform.with_named_sequence} {\n";
+  llvm::StringSet<> copied;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (auto [i, matcher, action] : llvm::enumerate(
+           dispatch.getMatchers().getAsRange<SymbolRefAttr>(),
+           dispatch.getActions().getAsRange<SymbolRefAttr>())) {
+    auto match = (**library).lookupSymbol<transform::NamedSequenceOp>(matcher);
+    auto act = (**library).lookupSymbol<transform::NamedSequenceOp>(action);
+    auto dict = act ? act->getAttrOfType<DictionaryAttr>(kRecordAttr)
+                    : DictionaryAttr();
+    std::string why;
+    std::optional<KnowledgeRecord> record =
+        dict ? recordFromAttr(dict, why) : std::nullopt;
+    if (!match || !record)
+      return llvm::createStringError(
+          "schedule library '" + name + "': @" +
+          action.getLeafReference().getValue() +
+          (!match ? " has no matcher" : " carries no int21.record"));
+    if (copied.insert(match.getSymName()).second)
+      os << printIndented(match);
+    std::string annotate = "annotate_" + std::to_string(i);
+    os << "  transform.named_sequence @" << annotate
+       << "(%group: !transform.any_op {transform.readonly}) {\n"
+       << "    %schedule = transform.param.constant ";
+    toScheduleAttr(&context, record->schedule).print(os);
+    os << " -> !transform.any_param\n"
+       << "    transform.annotate %group \"schedule\" = %schedule : "
+          "!transform.any_op, !transform.any_param\n"
+       << "    transform.yield\n  }\n";
+    pairs.push_back({match.getSymName().str(), annotate});
+  }
+  os << "  transform.named_sequence @__transform_main(%root: !transform.any_op "
+        "{transform.consumed}) {\n"
+     << "    %done = transform.foreach_match in %root\n";
+  for (auto [i, pair] : llvm::enumerate(pairs))
+    os << "        @" << pair.first << " -> @" << pair.second
+       << (i + 1 < pairs.size() ? ",\n" : "\n");
+  os << "      : (!transform.any_op) -> !transform.any_op\n"
+     << "    transform.yield\n  }\n}\n";
+  if (pairs.empty())
+    return 0u;
+
+  llvm::Expected<OwningOpRef<ModuleOp>> annotator =
+      parseLibrary(context, script, name);
+  if (!annotator)
+    return annotator.takeError();
+  auto entry = (**annotator).lookupSymbol<transform::NamedSequenceOp>(
+      "__transform_main");
+  DenseMap<Operation *, Attribute> before;
+  module.walk([&](mlir::int21::FusionGroupOp group) {
+    before[group] = group.getScheduleAttr();
+  });
+  DiagnosticCollector diagnostics(context);
+  if (failed(transform::applyTransformNamedSequence(
+          module, entry, **annotator, transform::TransformOptions())))
+    return llvm::createStringError("schedule library '" + name +
+                                   "': " + diagnostics.text());
+  unsigned scheduled = 0;
+  module.walk([&](mlir::int21::FusionGroupOp group) {
+    if (group.getScheduleAttr() && group.getScheduleAttr() != before[group])
+      ++scheduled;
+  });
+  return scheduled;
+}
+
+} // namespace int21::search
