@@ -127,6 +127,11 @@ llvm::Expected<TuneResult> tuneAndApply(mlir::ModuleOp module,
                                         const TuneOptions &options,
                                         llvm::raw_ostream &progress);
 
+/// The search's last line: "tuned K kernels in T trials (R reused from the
+/// knowledge base): X.XXx faster than the default schedules", and the
+/// merges applied when there were any (no newline).
+std::string summarizeTuning(const TuneResult &result);
+
 /// Writes the report: DIR/report.md (per kernel: default and best time,
 /// trials, the winning agent and schedule) and DIR/kernel-N.svg (best time
 /// against trials, one line per agent).
