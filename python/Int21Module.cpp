@@ -194,6 +194,7 @@ public:
     }();
     if (!buffer)
       throwOSError(buffer.getError(), file);
+    py::gil_scoped_release release;
     return std::make_unique<PyEngine>(std::move(*buffer), file);
   }
 
@@ -544,9 +545,14 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
     throw CompileFailure(std::move(result.errors));
   if (!bytes)
     throw std::bad_alloc();
-  auto engine = std::make_unique<PyEngine>(
-      std::move(bytes),
-      request.path.empty() ? std::string("<compiled model>") : request.path);
+  std::unique_ptr<PyEngine> engine;
+  {
+    // Checking and loading the code (checksum, dlopen) needs no Python.
+    py::gil_scoped_release release;
+    engine = std::make_unique<PyEngine>(
+        std::move(bytes),
+        request.path.empty() ? std::string("<compiled model>") : request.path);
+  }
   if (result.tuned)
     engine->tuning = makeTuneReport(*result.tuned);
   return engine;

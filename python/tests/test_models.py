@@ -1,12 +1,16 @@
 """The shared models compiled and run through Python, against the outputs
 their test_data_set_0 records (the bound of test/e2e/engines.test)."""
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import onnx
 import pytest
 
 import int21
-from conftest import MODELS, SHARED_MODELS, numpy_dtype
+from conftest import MODELS, SHARED_MODELS, numpy_dtype, tiny_model
 
 
 def rel_l2(got, want):
@@ -99,10 +103,22 @@ def test_outputs_are_fresh_writable_arrays(shared_model):
 
 
 def test_runs_from_several_threads(shared_model):
-    from concurrent.futures import ThreadPoolExecutor
-
     engine, inputs, expected = shared_model("mlp")
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: engine.run(inputs)["output"], range(8)))
     for got in results:
         np.testing.assert_allclose(got, expected["output"], rtol=1e-3, atol=1e-4)
+
+
+def test_compile_releases_the_gil():
+    """Another Python thread keeps running while the compiler works."""
+    done = []
+    worker = threading.Thread(target=lambda: done.append(int21.compile(
+        tiny_model("Relu", np.float32, [3, 4], [3, 4]))))
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.002)
+    worker.join()
+    assert done and ticks > 10
