@@ -125,6 +125,10 @@ struct TensorInfo {
   py::tuple shape;
 };
 
+py::tuple asTuple(const TensorInfo &info) {
+  return py::make_tuple(info.name, info.dtype, info.shape);
+}
+
 TensorInfo tensorInfo(const TensorSpec &spec) {
   std::optional<py::dtype> dtype = numpyDType(spec.dtype);
   return {spec.name, dtype ? py::object(*dtype) : py::object(py::none()),
@@ -593,10 +597,28 @@ void bindErrors(py::module_ &m) {
 void bindEngine(py::module_ &m) {
   py::class_<TensorInfo>(m, "TensorInfo",
                          "An input or output of an engine: name, numpy dtype "
-                         "(None for bfloat16) and shape.")
+                         "(None for bfloat16) and shape; also a tuple "
+                         "(name, dtype, shape) to unpack or compare.")
       .def_readonly("name", &TensorInfo::name)
       .def_readonly("dtype", &TensorInfo::dtype)
       .def_readonly("shape", &TensorInfo::shape)
+      .def("__len__", [](const TensorInfo &) { return 3; })
+      .def("__iter__",
+           [](const TensorInfo &info) { return py::iter(asTuple(info)); })
+      .def("__getitem__",
+           [](const TensorInfo &info, py::object index) -> py::object {
+             return asTuple(info).attr("__getitem__")(index);
+           })
+      .def("__eq__",
+           [](const TensorInfo &info, py::object other) -> py::object {
+             if (py::isinstance<TensorInfo>(other))
+               other = asTuple(other.cast<const TensorInfo &>());
+             if (!py::isinstance<py::tuple>(other))
+               return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+             return py::bool_(asTuple(info).equal(other));
+           })
+      .def("__hash__",
+           [](const TensorInfo &info) { return py::hash(asTuple(info)); })
       .def("__repr__", [](const TensorInfo &info) {
         return "TensorInfo(name=" + std::string(py::repr(py::str(info.name))) +
                ", dtype=" + std::string(py::str(info.dtype)) +

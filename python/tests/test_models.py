@@ -38,8 +38,13 @@ def test_engine_describes_the_models_graph(shared_model, name):
     assert [i.name for i in engine.inputs] == [v.name for v in declared]
     assert [o.name for o in engine.outputs] == [v.name for v in graph.output]
     for info, value in zip(engine.inputs, declared):
-        assert info.dtype == numpy_dtype(value.type.tensor_type.elem_type)
-        assert info.shape == tuple(d.dim_value for d in value.type.tensor_type.shape.dim)
+        tensor_type = value.type.tensor_type
+        assert info.dtype == numpy_dtype(tensor_type.elem_type)
+        assert info.shape == tuple(d.dim_value for d in tensor_type.shape.dim)
+        # A TensorInfo is also the tuple (name, dtype, shape).
+        name, dtype, shape = info
+        assert info == (value.name, numpy_dtype(tensor_type.elem_type), shape)
+        assert (name, dtype) == (info.name, info.dtype) and info[2] == shape
 
 
 @pytest.mark.parametrize("name", ["mlp", "resnet18"])
