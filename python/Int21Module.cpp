@@ -187,13 +187,15 @@ public:
     engine = std::move(*loaded);
   }
 
+  /// Reads the file into memory (not mapped: rewriting the file, by save()
+  /// or a compiler, must not pull the engine's weights from under it).
   static std::unique_ptr<PyEngine> load(const std::filesystem::path &path) {
     std::string file = path.string();
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = [&] {
       py::gil_scoped_release release;
       return llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false,
-                                         /*IsVolatile=*/false,
+                                         /*IsVolatile=*/true,
                                          llvm::Align(kAlign));
     }();
     if (!buffer)
@@ -202,16 +204,29 @@ public:
     return std::make_unique<PyEngine>(std::move(*buffer), file);
   }
 
+  /// Writes the engine file to a temporary file beside `path`, then renames
+  /// it: `path` is replaced whole or not at all.
   void save(const std::filesystem::path &path) const {
     std::string file = path.string();
     std::error_code ec;
     {
       py::gil_scoped_release release;
-      llvm::raw_fd_ostream os(file, ec, llvm::sys::fs::OF_None);
-      if (!ec) {
-        os << bytes->getBuffer();
-        os.close();
-        ec = os.error();
+      llvm::Expected<llvm::sys::fs::TempFile> temp =
+          llvm::sys::fs::TempFile::create(file + ".tmp-%%%%%%");
+      if (!temp) {
+        ec = llvm::errorToErrorCode(temp.takeError());
+      } else {
+        {
+          llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+          os << bytes->getBuffer();
+          os.flush();
+          ec = os.error();
+          os.clear_error();
+        }
+        if (ec)
+          llvm::consumeError(temp->discard());
+        else if (llvm::Error error = temp->keep(file))
+          ec = llvm::errorToErrorCode(std::move(error));
       }
     }
     if (ec)
@@ -221,7 +236,6 @@ public:
   std::vector<TensorInfo> inputs() const { return infos(meta.inputs); }
   std::vector<TensorInfo> outputs() const { return infos(meta.outputs); }
   const EngineMetadata &metadata() const { return meta; }
-  size_t size() const { return bytes->getBufferSize(); }
 
   unsigned threads() const { return engine ? engine->threads() : 1; }
   void setThreads(unsigned count) {

@@ -62,6 +62,12 @@ def test_saved_and_loaded_engine_gives_the_same_outputs(shared_model, name, tmp_
     finally:
         engine.threads = loaded.threads = 2
     assert loaded.tuning is None
+    # Saving over the file an engine was loaded from replaces it whole and
+    # leaves the loaded engine running.
+    loaded.save(path)
+    np.testing.assert_array_equal(int21.Engine.load(path).run(inputs)[engine.outputs[0].name],
+                                  loaded.run(inputs)[engine.outputs[0].name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
 
 
 def test_ort_style_run_selects_outputs(shared_model):
