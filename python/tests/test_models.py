@@ -55,12 +55,13 @@ def test_saved_and_loaded_engine_gives_the_same_outputs(shared_model, name, tmp_
     loaded = int21.Engine.load(path)
     assert [(i.name, i.dtype, i.shape) for i in loaded.inputs] == \
         [(i.name, i.dtype, i.shape) for i in engine.inputs]
+    threads = engine.threads
     engine.threads = loaded.threads = 1
     try:
         for a, b in zip(engine.run(None, inputs), loaded.run(None, inputs)):
             np.testing.assert_array_equal(a, b)
     finally:
-        engine.threads = loaded.threads = 2
+        engine.threads = threads
     assert loaded.tuning is None
     # Saving over the file an engine was loaded from replaces it whole and
     # leaves the loaded engine running.
