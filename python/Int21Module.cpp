@@ -288,12 +288,11 @@ py::array PyEngine::checkInput(const TensorSpec &spec, py::handle value) {
                          "': expected a numpy array, got " +
                          std::string(py::str(py::type::of(value))));
   if (!array.dtype().equal(want))
-    throw py::value_error(
-        "input '" + spec.name + "': expected dtype " +
-        std::string(py::str(want)) + ", got " +
-        std::string(py::str(array.dtype())) +
-        " (int21 does not convert inputs; use .astype(numpy." +
-        std::string(py::str(want)) + "))");
+    throw py::value_error("input '" + spec.name + "': expected dtype " +
+                          std::string(py::str(want)) + ", got " +
+                          std::string(py::str(array.dtype())) +
+                          " (int21 does not convert inputs; use .astype('" +
+                          std::string(py::str(want)) + "'))");
   bool sameShape = array.ndim() == static_cast<py::ssize_t>(spec.shape.size());
   for (py::ssize_t i = 0; sameShape && i < array.ndim(); ++i)
     sameShape = array.shape(i) == spec.shape[i];
