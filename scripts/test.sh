@@ -16,7 +16,7 @@ echo "== lit: $build/test"
 lit_log="$(mktemp)"
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$lit_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-count() { sed -nE "s/^ *$1: *([0-9]+).*/\1/p" "$lit_log" | tail -1; }
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$lit_log" | tail -1; }
 p=$(count Passed); xf=$(count "Expectedly Failed"); f=$(count Failed); u=$(count Unresolved)
 passed=$((passed + ${p:-0} + ${xf:-0}))
 failed=$((failed + ${f:-0} + ${u:-0}))
