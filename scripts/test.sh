@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds int21, then runs every test: the lit suite and the GoogleTest unit
-# tests. Prints lit's summary and a last line "int21: N passed, M failed";
-# exits non-zero when anything fails.
+# Builds int21, then runs every test: the lit suite, the GoogleTest unit
+# tests and the Python package's pytest suite (python/tests). Prints each
+# summary and a last line "int21: N passed, M failed"; exits non-zero when
+# anything fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh" || { echo "test: the build failed"; exit 1; }
@@ -15,7 +16,7 @@ echo "== lit: $build/test"
 lit_log="$(mktemp)"
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$lit_log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-count() { sed -nE "s/^ *$1: *([0-9]+).*/\1/p" "$lit_log" | tail -1; }
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$lit_log" | tail -1; }
 p=$(count Passed); xf=$(count "Expectedly Failed"); f=$(count Failed); u=$(count Unresolved)
 passed=$((passed + ${p:-0} + ${xf:-0}))
 failed=$((failed + ${f:-0} + ${u:-0}))
@@ -30,6 +31,24 @@ gf=$(grep -oE '\[  FAILED  \] [0-9]+ test' "$gtest_log" | grep -oE '[0-9]+' | ta
 passed=$((passed + ${gp:-0}))
 failed=$((failed + ${gf:-0}))
 rm -f "$gtest_log"
+
+# The Python package's tests (not part of lit: they run here, once). A build
+# without the package (an AddressSanitizer one) skips them.
+echo "== python: $root/python/tests"
+if [ -f "$build/python/int21/__init__.py" ]; then
+  py_log="$(mktemp)"
+  (pythonpath="$(cd "$build" && pwd)/python" && cd "$root" &&
+    PYTHONPATH="$pythonpath" PYTHONDONTWRITEBYTECODE=1 \
+    /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests) 2>&1 | tee "$py_log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  pyCount() { grep -E '^=*.* in [0-9.]+s' "$py_log" | tail -1 | grep -oE "[0-9]+ $1" | grep -oE '[0-9]+'; }
+  pp=$(pyCount passed); pf=$(pyCount failed); pe=$(pyCount 'errors?')
+  passed=$((passed + ${pp:-0}))
+  failed=$((failed + ${pf:-0} + ${pe:-0}))
+  rm -f "$py_log"
+else
+  echo "python: skipped, this build has no Python package"
+fi
 
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "int21: $passed passed, $failed failed"

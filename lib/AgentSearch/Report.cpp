@@ -278,3 +278,20 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
     *log << trialToJSONLine(board, trial) << "\n";
   return llvm::Error::success();
 }
+
+std::string int21::search::summarizeTuning(const TuneResult &result) {
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  size_t merges = llvm::count_if(result.kernels, [](const auto &kernel) {
+    return kernel.mergeOf.has_value();
+  });
+  os << "tuned " << result.kernels.size() - merges << " kernels in "
+     << result.trials << " trials (" << result.reused
+     << " reused from the knowledge base): "
+     << llvm::format("%.2f", result.speedup)
+     << "x faster than the default schedules";
+  if (merges)
+    os << ", fusion: " << result.merges.size() << " of " << merges
+       << " merges applied (" << result.mergedSites << " sites)";
+  return line;
+}

@@ -5,6 +5,7 @@
 #include "int21/AgentSearch/KnowledgeBase.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/Diagnostics.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
@@ -33,32 +34,6 @@ namespace cl = llvm::cl;
 
 namespace {
 enum class EmitKind { Int21, Linalg, LLVM, Engine };
-
-/// `text` with control characters (from corrupt names) made visible, so that
-/// every diagnostic stays on one line.
-std::string oneLine(StringRef text) {
-  std::string out;
-  for (char c : text)
-    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  return out;
-}
-
-/// Renders a location as the model file and, where there is one, the node.
-void describeLocation(Location loc, llvm::raw_ostream &os) {
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    describeLocation(name.getChildLoc(), os);
-    os << "node '" << oneLine(name.getName().getValue()) << "': ";
-    return;
-  }
-  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
-    os << oneLine(file.getFilename().getValue()) << ": ";
-    return;
-  }
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    if (!fused.getLocations().empty())
-      describeLocation(fused.getLocations().front(), os);
-  }
-}
 } // namespace
 
 /// Parses "ID:KIND,..." (the --tune-inject test hook).
@@ -356,10 +331,9 @@ int main(int argc, char **argv) {
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
     hadError = true;
-    llvm::errs() << "int21-compile: error: ";
-    describeLocation(diag.getLocation(), llvm::errs());
     // One line per problem: the diagnostic, without its notes.
-    llvm::errs() << oneLine(diag.str()) << "\n";
+    llvm::errs() << "int21-compile: error: " << ::int21::formatDiagnostic(diag)
+                 << "\n";
     return success();
   });
 
@@ -517,18 +491,7 @@ int main(int argc, char **argv) {
           // engine itself goes to stdout).
           llvm::raw_ostream &os =
               outputFile == "-" ? llvm::errs() : llvm::outs();
-          size_t merges = llvm::count_if(
-              tuned.kernels,
-              [](const auto &kernel) { return kernel.mergeOf.has_value(); });
-          os << "tuned " << tuned.kernels.size() - merges << " kernels in "
-             << tuned.trials << " trials (" << tuned.reused
-             << " reused from the knowledge base): "
-             << llvm::format("%.2f", tuned.speedup)
-             << "x faster than the default schedules";
-          if (merges)
-            os << ", fusion: " << tuned.merges.size() << " of " << merges
-               << " merges applied (" << tuned.mergedSites << " sites)";
-          os << "\n";
+          os << ::int21::search::summarizeTuning(tuned) << "\n";
         }
         continue;
       }

@@ -150,6 +150,11 @@ llvm::Expected<KnowledgeApplied> applyKnowledge(mlir::ModuleOp module,
                                         const KnowledgeBase &kb,
                                         llvm::StringRef kbTarget);
 
+/// The search's last line: "tuned K kernels in T trials (R reused from the
+/// knowledge base): X.XXx faster than the default schedules", and the
+/// merges applied when there were any (no newline).
+std::string summarizeTuning(const TuneResult &result);
+
 /// Writes the report: DIR/report.md (per kernel: default and best time,
 /// trials, the winning agent and schedule) and DIR/kernel-N.svg (best time
 /// against trials, one line per agent).

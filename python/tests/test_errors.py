@@ -1,0 +1,111 @@
+"""Wrong arguments and bad models raise clear Python exceptions, never crash."""
+
+import numpy as np
+import pytest
+
+import int21
+from conftest import tiny_model
+
+
+def test_compile_error_carries_the_diagnostics():
+    model = tiny_model("Relu", np.float32, [2, 4], [2, 4])
+    model.graph.node[0].op_type = "NoSuchOp"
+    with pytest.raises(int21.CompileError) as info:
+        int21.compile(model)
+    assert isinstance(info.value, RuntimeError)
+    assert "unsupported ONNX op: NoSuchOp" in str(info.value)
+    assert "relu_node" in str(info.value)
+    assert info.value.diagnostics == str(info.value).splitlines()
+
+
+def test_garbage_bytes_are_a_compile_error():
+    with pytest.raises(int21.CompileError, match="not an ONNX model"):
+        int21.compile(b"certainly not a protobuf")
+
+
+def test_model_arguments():
+    with pytest.raises(FileNotFoundError):
+        int21.compile("/nonexistent/model.onnx")
+    with pytest.raises(TypeError):
+        int21.compile(42)
+    model = tiny_model("Relu", np.float32, [2, 4], [2, 4])
+    with pytest.raises(ValueError, match="target"):
+        int21.compile(model, target="tpu")
+    with pytest.raises(int21.CompileError, match="no knowledge base at 'records.db'"):
+        int21.compile(model, kb="records.db")
+    with pytest.raises(ValueError, match="tune=True"):
+        int21.compile(model, budget=3)
+    with pytest.raises(ValueError, match="budget"):
+        int21.compile(model, tune=True, budget=0)
+
+
+def test_input_shapes_fix_dynamic_dimensions():
+    model = tiny_model("Relu", np.float32, ["N", 4], ["N", 4])
+    with pytest.raises(int21.CompileError, match="unknown dimension"):
+        int21.compile(model)
+    engine = int21.compile(model, input_shapes={"x": (3, 4)})
+    assert engine.inputs[0].shape == (3, 4) and engine.outputs[0].shape == (3, 4)
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(engine.run({"x": x})["y"], np.maximum(x, 0))
+    with pytest.raises(int21.CompileError, match="'z'"):
+        int21.compile(model, input_shapes={"z": [3, 4]})
+    with pytest.raises(ValueError):
+        int21.compile(model, input_shapes={"x": [3, -4]})
+    with pytest.raises(ValueError):
+        int21.compile(model, input_shapes={"x": "3x4"})
+
+
+def test_wrong_inputs_raise_value_error(relu_engine):
+    x = np.ones((3, 4), np.float32)
+    with pytest.raises(ValueError, match="unknown input 'q'.*'x'"):
+        relu_engine.run({"x": x, "q": x})
+    with pytest.raises(ValueError, match="missing input 'x'"):
+        relu_engine.run({})
+    with pytest.raises(ValueError, match="expected dtype float32, got float64"):
+        relu_engine.run({"x": x.astype(np.float64)})
+    with pytest.raises(ValueError, match="expected dtype float32, got int32"):
+        relu_engine.run({"x": x.astype(np.int32)})
+    with pytest.raises(ValueError, match=r"expected shape \(3, 4\), got \(4, 3\)"):
+        relu_engine.run({"x": np.ones((4, 3), np.float32)})
+    with pytest.raises(ValueError, match="expected shape"):
+        relu_engine.run({"x": np.ones((12,), np.float32)})
+    with pytest.raises(ValueError, match="unknown output 'z'"):
+        relu_engine.run(["z"], {"x": x})
+    with pytest.raises(TypeError):
+        relu_engine.run([x])
+    with pytest.raises(TypeError):
+        relu_engine.run()
+    with pytest.raises(ValueError):
+        relu_engine.threads = 0
+
+
+def test_engine_files_that_are_not_engines(relu_engine, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        int21.Engine.load(tmp_path / "missing.int21")
+    path = tmp_path / "relu.int21"
+    relu_engine.save(path)
+    data = path.read_bytes()
+    (tmp_path / "truncated.int21").write_bytes(data[: len(data) // 2])
+    with pytest.raises(int21.EngineError, match="truncated.int21"):
+        int21.Engine.load(tmp_path / "truncated.int21")
+    corrupt = bytearray(data)
+    corrupt[-1] ^= 0xFF
+    (tmp_path / "corrupt.int21").write_bytes(bytes(corrupt))
+    with pytest.raises(int21.EngineError):
+        int21.Engine.load(tmp_path / "corrupt.int21")
+    with pytest.raises(OSError):
+        relu_engine.save(tmp_path / "no" / "such" / "dir.int21")
+
+
+def test_engine_for_another_cpu_is_kept_but_not_run(tmp_path):
+    model = tiny_model("Relu", np.float32, [3, 4], [3, 4])
+    triple = int21.host_target().split(":")[1]
+    target = f"cpu:{triple}:x86-64"
+    if not triple.startswith("x86_64") or target == int21.host_target():
+        pytest.skip("needs an x86-64 machine other than the generic one")
+    engine = int21.compile(model, target=target)
+    assert engine.target == target and engine.inputs[0].shape == (3, 4)
+    with pytest.raises(int21.EngineError, match="this machine is"):
+        engine.run({"x": np.ones((3, 4), np.float32)})
+    engine.save(tmp_path / "other.int21")
+    assert int21.Engine.load(tmp_path / "other.int21").target == target
