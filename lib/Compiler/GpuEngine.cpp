@@ -13,14 +13,17 @@
 #include "int21/Compiler/Compiler.h"
 #include "int21/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -531,16 +534,21 @@ LogicalResult PlanBuilder::collectCode() {
       });
       if (entry == entries.end())
         return binary.emitError("PTX has no entry '") << kernel.name << "'";
-      bool same = entry->paramSizes.size() == kernel.params.size();
-      for (size_t i = 0; same && i < kernel.params.size(); ++i)
-        same = entry->paramSizes[i] == runtime::argKindSize(kernel.params[i]);
-      if (!same)
+      if (entry->paramSizes.size() != kernel.params.size())
         return binary.emitError("kernel '")
                << kernel.name << "' takes " << entry->paramSizes.size()
                << " parameters in its PTX, its launches pass "
                << kernel.params.size()
                << " (kernels must use the bare-pointer calling convention: "
                   "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1})";
+      for (auto [i, kind] : llvm::enumerate(kernel.params))
+        if (entry->paramSizes[i] != runtime::argKindSize(kind))
+          return binary.emitError("kernel '")
+                 << kernel.name << "' takes " << entry->paramSizes[i]
+                 << " bytes for parameter " << i
+                 << " in its PTX, its launches pass "
+                 << runtime::argKindName(kind) << " ("
+                 << runtime::argKindSize(kind) << " bytes)";
     }
     parts.code.push_back({gpuModule.name, std::move(ptx)});
   }
@@ -615,4 +623,20 @@ auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
         {runtime::SectionKind::Weights, "weights", parts->weights});
   runtime::writeEngineFile(meta, sections, os);
   return success();
+}
+
+auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
+    -> LogicalResult {
+  PassManager pm(module.getContext());
+  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip.str();
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  return pm.run(module);
 }

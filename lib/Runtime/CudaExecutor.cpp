@@ -13,7 +13,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -99,6 +98,15 @@ struct Driver {
     if (text)
       out += std::string(" (") + text + ")";
     return out;
+  }
+};
+
+/// Pops the context pushed before it, at the end of the scope.
+struct ContextScope {
+  const Driver &driver;
+  ~ContextScope() {
+    CUcontext popped;
+    driver.cuCtxPopCurrent(&popped);
   }
 };
 
@@ -353,10 +361,7 @@ Error CudaExecutor::Impl::load(const EngineFile &file) {
   contextRetained = true;
   if (Error error = check(driver.cuCtxPushCurrent(context), "cuCtxPushCurrent"))
     return error;
-  auto pop = make_scope_exit([&] {
-    CUcontext popped;
-    driver.cuCtxPopCurrent(&popped);
-  });
+  ContextScope scope{driver};
 
   if (Error error =
           check(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
@@ -551,10 +556,7 @@ Error CudaExecutor::Impl::run(ArrayRef<const void *> in, ArrayRef<void *> out,
   std::lock_guard<std::mutex> lock(runMutex);
   if (Error error = check(driver.cuCtxPushCurrent(context), "cuCtxPushCurrent"))
     return error;
-  auto pop = make_scope_exit([&] {
-    CUcontext popped;
-    driver.cuCtxPopCurrent(&popped);
-  });
+  ContextScope scope{driver};
   for (size_t i = 0; i < in.size(); ++i)
     if (inputBytes[i])
       if (Error error = check(

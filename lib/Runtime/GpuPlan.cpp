@@ -288,6 +288,75 @@ std::string int21::runtime::gpuPlanToString(const GpuPlan &plan, bool pretty) {
   return text;
 }
 
+static void printRef(const BufferRef &ref, raw_ostream &os) {
+  os << bufferKindName(ref.kind);
+  if (ref.kind != BufferKind::Workspace)
+    os << " " << ref.index;
+  os << " +" << ref.offset;
+  if (ref.size)
+    os << " [" << ref.size << "]";
+}
+
+void int21::runtime::printGpuPlan(const GpuPlan &plan, raw_ostream &os) {
+  for (const GpuModule &module : plan.modules) {
+    os << "module " << module.name << ":";
+    for (auto [k, kernel] : llvm::enumerate(module.kernels)) {
+      os << (k ? ", " : " ") << kernel.name << "(";
+      for (auto [p, kind] : llvm::enumerate(kernel.params))
+        os << (p ? ", " : "") << argKindName(kind);
+      os << ")";
+    }
+    os << "\n";
+  }
+  for (auto [s, step] : llvm::enumerate(plan.steps)) {
+    os << "step " << s << ": ";
+    switch (step.kind) {
+    case GpuStep::Kind::Launch:
+      os << step.describe() << " grid " << step.grid[0] << "x" << step.grid[1]
+         << "x" << step.grid[2] << " block " << step.block[0] << "x"
+         << step.block[1] << "x" << step.block[2] << " shared "
+         << step.sharedBytes << " (";
+      for (auto [a, arg] : llvm::enumerate(step.args)) {
+        if (a)
+          os << ", ";
+        if (arg.kind == ArgKind::Pointer) {
+          printRef(arg.pointer, os);
+          continue;
+        }
+        os << argKindName(arg.kind) << " ";
+        if (arg.kind == ArgKind::I32)
+          os << static_cast<int32_t>(static_cast<uint32_t>(arg.bits));
+        else if (arg.kind == ArgKind::I64)
+          os << static_cast<int64_t>(arg.bits);
+        else if (arg.kind == ArgKind::F32) {
+          uint32_t bits = static_cast<uint32_t>(arg.bits);
+          float value;
+          std::memcpy(&value, &bits, 4);
+          os << format("%g", value);
+        } else {
+          double value;
+          std::memcpy(&value, &arg.bits, 8);
+          os << format("%g", value);
+        }
+      }
+      os << ")\n";
+      break;
+    case GpuStep::Kind::Copy:
+      os << "copy " << step.bytes << " bytes ";
+      printRef(step.src, os);
+      os << " -> ";
+      printRef(step.dst, os);
+      os << "\n";
+      break;
+    case GpuStep::Kind::Memset:
+      os << "memset " << step.bytes << " bytes of ";
+      printRef(step.dst, os);
+      os << " to " << static_cast<unsigned>(step.value) << "\n";
+      break;
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Reading
 //===----------------------------------------------------------------------===//
@@ -838,16 +907,23 @@ Expected<GpuPlan> int21::runtime::readGpuPlan(const EngineFile &file,
                                  path + ": kernel '" + kernel.name +
                                      "' of module '" + module.name +
                                      "' is not an entry of its PTX");
-      bool same = entry->paramSizes.size() == kernel.params.size();
-      for (size_t i = 0; same && i < kernel.params.size(); ++i)
-        same = entry->paramSizes[i] == argKindSize(kernel.params[i]);
-      if (!same)
+      std::string qualified = module.name + "::" + kernel.name;
+      if (entry->paramSizes.size() != kernel.params.size())
         return createStringError(
             inconvertibleErrorCode(),
-            path + ": kernel '" + module.name + "::" + kernel.name +
-                "' takes parameters in its PTX other than the plan says (" +
-                Twine(entry->paramSizes.size()) + " in the PTX, " +
-                Twine(kernel.params.size()) + " in the plan)");
+            path + ": kernel '" + qualified + "' takes " +
+                Twine(entry->paramSizes.size()) +
+                " parameters in its PTX, the plan passes " +
+                Twine(kernel.params.size()));
+      for (auto [i, kind] : llvm::enumerate(kernel.params))
+        if (entry->paramSizes[i] != argKindSize(kind))
+          return createStringError(
+              inconvertibleErrorCode(),
+              path + ": kernel '" + qualified + "' takes " +
+                  Twine(entry->paramSizes[i]) + " bytes for parameter " +
+                  Twine(i) + " in its PTX, the plan passes " +
+                  argKindName(kind) + " (" + Twine(argKindSize(kind)) +
+                  " bytes)");
     }
   }
   return plan;

@@ -4,11 +4,13 @@
 #include "int21/AgentSearch/Measure.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/GpuEngine.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -40,6 +42,18 @@ std::string oneLine(StringRef text) {
   for (char c : text)
     out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
   return out;
+}
+
+/// The GPU engine of a host-form module (GpuEngine.h) for `chip`; kernels
+/// still in gpu.module ops are lowered to PTX first.
+LogicalResult writeHostFormEngine(ModuleOp module, StringRef chip,
+                                  llvm::raw_ostream &os) {
+  if (!module.getOps<gpu::GPUModuleOp>().empty() &&
+      failed(::int21::lowerKernelsToPTX(module, chip)))
+    return failure();
+  ::int21::runtime::EngineMetadata meta;
+  meta.target = chip.str();
+  return ::int21::writeGpuEngine(module, meta, os);
 }
 
 /// Renders a location as the model file and, where there is one, the node.
@@ -107,8 +121,10 @@ int main(int argc, char **argv) {
       cl::cat(category));
   cl::opt<std::string> target(
       "target",
-      cl::desc("Where the engine runs: 'cpu' (this machine) or "
-               "'cpu:<triple>:<cpu>'"),
+      cl::desc("Where the engine runs: 'cpu' (this machine), "
+               "'cpu:<triple>:<cpu>', or an NVIDIA chip 'sm_XY' (for a "
+               "host-form .mlir module: kernels in gpu.module or gpu.binary "
+               "ops, launched from @main)"),
       cl::value_desc("target"), cl::init(""), cl::cat(category));
   cl::opt<bool> noSchedule(
       "no-schedule",
@@ -293,7 +309,17 @@ int main(int argc, char **argv) {
     tuneOptions.workerExecutable = llvm::sys::fs::getMainExecutable(
         argv[0], reinterpret_cast<void *>(&parseFaults));
   }
-  if (compiles) {
+  bool gpuTarget = ::int21::runtime::isGpuTarget(compileOptions.target);
+  if (compiles && gpuTarget &&
+      (!StringRef(inputFile).ends_with(".mlir") ||
+       emitKind != EmitKind::Engine || tuneFlag)) {
+    llvm::errs() << "int21-compile: error: --target=" << compileOptions.target
+                 << ": GPU engines are built from host-form .mlir modules "
+                    "only (kernels in gpu.module or gpu.binary ops, launched "
+                    "from @main), without --tune or --emit\n";
+    return 1;
+  }
+  if (compiles && !gpuTarget) {
     std::string error;
     if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
       llvm::errs() << "int21-compile: error: --target: " << error << "\n";
@@ -443,6 +469,12 @@ int main(int argc, char **argv) {
     }
     if (compiles) {
       compileOptions.timing = &rootTimer;
+      if (gpuTarget) {
+        if (failed(writeHostFormEngine(**module, compileOptions.target,
+                                       output->os())))
+          failedAny = true;
+        continue;
+      }
       if (emitKind == EmitKind::Engine) {
         if (failed(::int21::compileToEngine(**module, compileOptions,
                                           output->os()))) {

@@ -11,6 +11,7 @@
 #include "int21/Runtime/Cuda.h"
 #include "int21/Runtime/Engine.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
@@ -210,6 +211,171 @@ TEST(GpuEngineTest, RunsOnTheGPU) {
   llvm::Expected<std::vector<Tensor>> y2 = (*second)->run({x});
   ASSERT_TRUE(bool(y2)) << llvm::toString(y2.takeError());
   EXPECT_EQ((*y2)[0].dataAs<float>()[7], 2.0f * 11 + 7);
+}
+
+} // namespace
+
+namespace {
+
+// A gpu.binary with hand-written PTX: @k takes one pointer, @s a pointer and
+// an i32.
+constexpr const char *kBinary = R"mlir(
+  gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = ".target sm_90\0A.visible .entry k(.param .u64 k_param_0)\0A{ ret; }\0A.visible .entry s(.param .u64 s_param_0, .param .u32 s_param_1)\0A{ ret; }\0A">]
+)mlir";
+
+/// The first error buildGpuPlan reports for a module of kBinary and `main`
+/// ("" when it succeeds).
+std::string planError(llvm::StringRef main, llvm::StringRef binary = kBinary,
+                      llvm::StringRef target = "sm_90") {
+  mlir::DialectRegistry registry;
+  int21::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::string error;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
+    if (error.empty())
+      error = diag.str();
+    return mlir::success();
+  });
+  std::string source =
+      ("module attributes {gpu.container_module} {\n" + binary + main + "\n}\n")
+          .str();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  if (!module)
+    return "parse error: " + error;
+  EngineMetadata meta;
+  meta.target = target.str();
+  if (mlir::succeeded(int21::buildGpuPlan(*module, meta)))
+    return "";
+  return error.empty() ? "failed without a diagnostic" : error;
+}
+
+TEST(GpuEngineTest, ExtractsHandWrittenBinaries) {
+  EXPECT_EQ(planError(R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 3 : i32
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>)
+    gpu.launch_func @kernels::@s blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<8xf32>, %n : i32)
+    return
+  })mlir"),
+            "");
+}
+
+TEST(GpuEngineTest, RefusesHostCodeOutsideTheForm) {
+  struct Case {
+    const char *main;
+    const char *error;
+  } cases[] = {
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %t = memref.alloc() : memref<8xf32>
+    return
+  })mlir",
+       "'memref.alloc' cannot be part of a GPU engine's host plan (expected "
+       "arith.constant, static memref views, gpu.launch_func, memref.copy and "
+       "func.return)"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) -> memref<8xf32> {
+    return %x : memref<8xf32>
+  })mlir",
+       "@main of a GPU engine returns nothing: its outputs are arguments"},
+      {R"mlir(
+  func.func @main(%y: memref<8xf32> {int21.output}, %x: memref<8xf32>) {
+    return
+  })mlir",
+       "argument 1 of @main is an input after an output: the order is inputs, "
+       "weights, outputs, workspace"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %n: index) {
+    return
+  })mlir",
+       "argument 1 of @main is 'index', not a memref"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}, %ws: memref<128xi8> {int21.workspace = 128 : i64}) {
+    %c1 = arith.constant 1 : index
+    %c112 = arith.constant 112 : index
+    %v = memref.view %ws[%c112][] : memref<128xi8> to memref<8xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%v : memref<8xf32>)
+    return
+  })mlir",
+       "the extracted plan is invalid: plan: plan step 0 (launch "
+       "kernels::k): argument 0: bytes [112, 144) lie outside the workspace "
+       "(128 bytes)"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.launch_func async @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>)
+    return
+  })mlir",
+       "asynchronous launches are not supported"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    %h = arith.constant 1.0 : f16
+    gpu.launch_func @kernels::@s blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>, %h : f16)
+    return
+  })mlir",
+       "kernel operand 1 has type 'f16'; scalars passed to kernels must be "
+       "i32, "
+       "i64, index, f32 or f64"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@gemm blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>)
+    return
+  })mlir",
+       "PTX has no entry 'gemm'"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@s blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>, %c1 : index)
+    return
+  })mlir",
+       "kernel 's' takes 4 bytes for parameter 1 in its PTX, its launches "
+       "pass i64 (8 bytes)"},
+      {R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %s = memref.subview %x[0] [4] [2] : memref<8xf32> to memref<4xf32, strided<[2]>>
+    %d = memref.subview %y[0] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+    memref.copy %s, %d : memref<4xf32, strided<[2]>> to memref<4xf32, strided<[1]>>
+    return
+  })mlir",
+       "copies between buffers that are not both contiguous"},
+  };
+  for (const Case &c : cases) {
+    std::string error = planError(c.main);
+    EXPECT_NE(error.find(c.error), std::string::npos)
+        << "expected: " << c.error << "\ngot: " << error << "\nfor:" << c.main;
+  }
+}
+
+TEST(GpuEngineTest, RefusesBinariesWithoutPTXForTheChip) {
+  const char *main = R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>)
+    return
+  })mlir";
+  EXPECT_EQ(planError(main, kBinary, "sm_80"),
+            "has no NVVM object for sm_80 (it has: sm_90)");
+  EXPECT_EQ(
+      planError(
+          main,
+          R"mlir(gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, bin = "\7FELF">])mlir"),
+      "holds bin for sm_90, not PTX: run gpu-module-to-binary with "
+      "format=isa");
+  // Kernels lowered without bare pointers take a memref descriptor.
+  EXPECT_NE(
+      planError(
+          main,
+          R"mlir(gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = ".visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d, .param .u64 e)\0A{ ret; }">])mlir")
+          .find("kernel 'k' takes 5 parameters in its PTX, its launches "
+                "pass 1 (kernels must use the bare-pointer calling "
+                "convention"),
+      std::string::npos);
 }
 
 } // namespace

@@ -359,8 +359,15 @@ TEST(GpuPlanTest, ChecksThePlanAgainstTheCode) {
   wider.modules[0].kernels[0].params[3] = ArgKind::I64;
   wider.steps[1].args[3] = KernelArg::i64(-7);
   EXPECT_EQ(readError(engineWith(kPTX, wider)),
-            "e.int21: kernel 'kernels::gemm' takes parameters in its PTX other "
-            "than the plan says (7 in the PTX, 7 in the plan)");
+            "e.int21: kernel 'kernels::gemm' takes 4 bytes for parameter 3 in "
+            "its PTX, the plan passes i64 (8 bytes)");
+  GpuPlan longer = samplePlan();
+  longer.modules[0].kernels[1].params.push_back(ArgKind::I32);
+  longer.steps[2].args.push_back(KernelArg::i32(1));
+  EXPECT_EQ(
+      readError(engineWith(kPTX, longer)),
+      "e.int21: kernel 'kernels::relu' takes 2 parameters in its PTX, the "
+      "plan passes 3");
 }
 
 } // namespace

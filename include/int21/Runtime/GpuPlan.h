@@ -136,6 +136,12 @@ llvm::json::Value gpuPlanToJSON(const GpuPlan &plan);
 /// The plan as the text of its section.
 std::string gpuPlanToString(const GpuPlan &plan, bool pretty = false);
 
+/// The plan as text, one line per module and per step, e.g.
+///   step 0: launch kernels::axpy grid 1x1x1 block 8x1x1 shared 0
+///           (input 0 +0 [48], weight 0 +0 [32], workspace +64 [32], f32 2)
+///   step 1: copy 32 bytes workspace +64 -> output 0 +0
+void printGpuPlan(const GpuPlan &plan, llvm::raw_ostream &os);
+
 /// Parses and validates a plan section against the engine's metadata.
 /// `path` names the engine in errors ("PATH: plan step 3 (launch m::k):
 /// ...").
