@@ -379,3 +379,63 @@ TEST(GpuEngineTest, RefusesBinariesWithoutPTXForTheChip) {
 }
 
 } // namespace
+
+namespace {
+
+/// buildGpuPlan of kBinary and `main` against the metadata an imported model
+/// gives (`x` float32[8], `y` uint8[8]): its error, or "".
+std::string planErrorWithMetadata(llvm::StringRef main, EngineMetadata &meta) {
+  mlir::DialectRegistry registry;
+  int21::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::string error;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
+    if (error.empty())
+      error = diag.str();
+    return mlir::success();
+  });
+  std::string source = ("module attributes {gpu.container_module} {\n" +
+                        llvm::StringRef(kBinary) + main + "\n}\n")
+                           .str();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  if (!module)
+    return "parse error: " + error;
+  if (mlir::succeeded(int21::buildGpuPlan(*module, meta)))
+    return "";
+  return error.empty() ? "failed without a diagnostic" : error;
+}
+
+TEST(GpuEngineTest, TakesInputsAndOutputsFromTheModelsMetadata) {
+  EngineMetadata meta;
+  meta.target = "sm_90";
+  meta.inputs = {{"x", DType::F32, {8}}, {"empty", DType::F32, {0}}};
+  meta.outputs = {{"y", DType::U8, {8}}};
+  // Signless in the host form, unsigned in the model; an empty input passed
+  // as a placeholder.
+  EXPECT_EQ(planErrorWithMetadata(R"mlir(
+  func.func @main(%x: memref<8xf32>, %e: memref<0xi8, strided<[1]>>, %y: memref<8xi8>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<8xi8>)
+    return
+  })mlir",
+                                  meta),
+            "");
+  EXPECT_EQ(meta.outputs[0].dtype, DType::U8);
+  EXPECT_EQ(planErrorWithMetadata(R"mlir(
+  func.func @main(%x: memref<4xf32>, %e: memref<0xf32>, %y: memref<8xi8>) {
+    return
+  })mlir",
+                                  meta),
+            "argument 0 of @main is 'memref<4xf32>', but input 'x' is "
+            "float32[8]");
+  EXPECT_EQ(planErrorWithMetadata(R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xi8>) {
+    return
+  })mlir",
+                                  meta),
+            "@main has 2 buffer arguments, expected 2 inputs, 0 weights and 1 "
+            "outputs");
+}
+
+} // namespace
