@@ -439,3 +439,70 @@ TEST(GpuEngineTest, TakesInputsAndOutputsFromTheModelsMetadata) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(GpuEngineTest, StoresTheCubinsTheAssemblerMakes) {
+  mlir::DialectRegistry registry;
+  int21::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::string diagnostic;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
+    diagnostic = diag.str();
+    return mlir::success();
+  });
+  std::string source = (llvm::Twine("module attributes "
+                                    "{gpu.container_module} {\n") +
+                        kBinary + R"mlir(
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<8xf32>)
+    return
+  }
+})mlir")
+                           .str();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  std::string seenChip;
+  auto assemble = [&](llvm::StringRef ptx, llvm::StringRef chip,
+                      std::string &error) -> mlir::FailureOr<std::string> {
+    seenChip = chip.str();
+    if (!ptx.contains(".entry k"))
+      return error = "not the module's PTX", mlir::failure();
+    return std::string("cubin bytes");
+  };
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  EngineMetadata meta;
+  meta.target = "sm_90";
+  ASSERT_TRUE(
+      mlir::succeeded(int21::writeGpuEngine(*module, meta, os, assemble)))
+      << diagnostic;
+  EXPECT_EQ(seenChip, "sm_90");
+  llvm::Expected<EngineFile> file = EngineFile::read(
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, "c.int21"), "c.int21");
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  std::optional<Section> cubin =
+      file->find(SectionKind::Code, "kernels.sm_90.cubin");
+  ASSERT_TRUE(cubin.has_value());
+  EXPECT_EQ(cubin->data, "cubin bytes");
+  EXPECT_TRUE(file->find(SectionKind::Code, "kernels.ptx").has_value());
+  EXPECT_TRUE(bool(readGpuPlan(*file, "c.int21")));
+
+  // A failure to assemble is the compiler's error, with the assembler's
+  // message.
+  auto failing = [](llvm::StringRef, llvm::StringRef,
+                    std::string &error) -> mlir::FailureOr<std::string> {
+    error = "ptxas fatal: Unresolved extern function 'f'";
+    return mlir::failure();
+  };
+  std::string ignored;
+  llvm::raw_string_ostream ignoredOS(ignored);
+  EXPECT_TRUE(
+      mlir::failed(int21::writeGpuEngine(*module, meta, ignoredOS, failing)));
+  EXPECT_EQ(diagnostic, "assembling the PTX of @kernels for sm_90 failed: "
+                        "ptxas fatal: Unresolved extern function 'f'");
+}
+
+} // namespace

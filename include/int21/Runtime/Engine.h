@@ -10,7 +10,8 @@
 //
 // Engines share nothing: two engines (or the same file loaded twice) in one
 // process have their own code, weights and thread count, and `run` may be
-// called from several threads at once.
+// called from several threads at once (a GPU engine's runs take turns: its
+// device buffers are the engine's).
 //
 //===----------------------------------------------------------------------===//
 
