@@ -319,9 +319,10 @@ int main(int argc, char **argv) {
                     "from @main), without --tune or --emit\n";
     return 1;
   }
-  if (compiles && !gpuTarget) {
+  if (compiles) {
     std::string error;
-    if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
+    if (!gpuTarget &&
+        failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
       llvm::errs() << "int21-compile: error: --target: " << error << "\n";
       return 1;
     }
