@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything that needs an NVIDIA GPU, in one run of at most ~8 minutes:
 #   1. build (scripts/build.sh),
-#   2. the GPU tests (lit tests that REQUIRE cuda, the Gpu* unit tests),
+#   2. the GPU tests (the lit tests of GPU engines, kernels and PTX, those
+#      that REQUIRE cuda included; the Gpu* unit tests),
 #   3. the three shared models compiled for the GPU's chip against their
 #      expected outputs,
 #   4. the ONNX conformance tests that pass on the CPU (test/conformance/
@@ -72,11 +73,12 @@ row "device 0" ok "$(echo "$devices" | head -1 | sed 's/^device 0: //')"
 # 2. GPU tests: the lit tests of GPU engines (those that need a GPU run now)
 #    and the Gpu* unit tests.
 note "GPU tests"
-if timeout "$(cap 90)" /usr/lib/llvm-22/bin/lit -sv "$build/test" --filter 'gpu' >"$log/lit.log" 2>&1; then
-  row "lit (gpu*)" ok "$(grep -E '^ *(Passed|Unsupported) *:' "$log/lit.log" | sed -E 's/^ *([A-Za-z]+) *: *([0-9]+).*/\2 \1/' | paste -sd, -)"
+if timeout "$(cap 90)" /usr/lib/llvm-22/bin/lit -sv "$build/test" \
+    --filter 'gpu|cuda|nvvm|ptx|sm_?[0-9]' >"$log/lit.log" 2>&1; then
+  row "lit (GPU tests)" ok "$(grep -E '^ *(Passed|Unsupported) *:' "$log/lit.log" | sed -E 's/^ *([A-Za-z]+) *: *([0-9]+).*/\2 \1/' | paste -sd, -)"
 else
   grep -E '^(FAIL|UNRESOLVED|TIMEOUT):' "$log/lit.log" | head
-  row "lit (gpu*)" FAIL "see $log/lit.log"
+  row "lit (GPU tests)" FAIL "see $log/lit.log"
 fi
 if timeout "$(cap 60)" "$build/unittests/int21-unittests" --gtest_filter='Gpu*' >"$log/unittests.log" 2>&1; then
   passed="$(grep -oE '\[  PASSED  \] [0-9]+' "$log/unittests.log" | grep -oE '[0-9]+$')"
@@ -211,15 +213,17 @@ for n in 1024 4096; do
 done
 row "GEMM (int21 engines)" "$gemm_ok" "see the GEMM table; logs in $log"
 
-echo
-echo "GEMM, TFLOP/s (device time, median of 20; $torch_note):"
-printf '  %-12s %10s %10s\n' "shape/type" "int21" "torch"
-for n in 1024 4096; do
-  for t in f32 f16 bf16; do
-    printf '  %-12s %10s %10s\n' "${n}^3 $t" "${int21_tflops[$n$t]}" "${torch_tflops[$n$t]:--}"
+{
+  echo
+  echo "GEMM, TFLOP/s (device time, median of 20; $torch_note):"
+  printf '  %-12s %10s %10s\n' "shape/type" "int21" "torch"
+  for n in 1024 4096; do
+    for t in f32 f16 bf16; do
+      printf '  %-12s %10s %10s\n' "${n}^3 $t" "${int21_tflops[$n$t]}" "${torch_tflops[$n$t]:--}"
+    done
   done
-done
-echo
-echo "gpu-check on $chip, $((SECONDS - start)) s (logs: $log):"
-printf '  %s\n' "${table[@]}"
+  echo
+  echo "gpu-check on $chip, $((SECONDS - start)) s (logs: $log):"
+  printf '  %s\n' "${table[@]}"
+} | tee "$log/summary.txt"
 exit $status
