@@ -35,6 +35,7 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
@@ -167,7 +168,13 @@ Expected<Driver> openDriver(StringRef who) {
   resolve(driver.cuEventCreate, "cuEventCreate");
   resolve(driver.cuEventRecord, "cuEventRecord");
   resolve(driver.cuEventSynchronize, "cuEventSynchronize");
-  resolve(driver.cuEventElapsedTime, "cuEventElapsedTime");
+  // CUDA 12.8 added a _v2 that cuda.h now maps the name to; older drivers
+  // have only the first.
+  if (void *v2 = dlsym(library, "cuEventElapsedTime_v2"))
+    driver.cuEventElapsedTime =
+        reinterpret_cast<decltype(driver.cuEventElapsedTime)>(v2);
+  else
+    resolve(driver.cuEventElapsedTime, "cuEventElapsedTime");
   resolve(driver.cuEventDestroy, "cuEventDestroy_v2");
   resolve(driver.cuGetErrorName, "cuGetErrorName");
   resolve(driver.cuGetErrorString, "cuGetErrorString");
@@ -184,6 +191,11 @@ Expected<int> initDriver(const Driver &driver, StringRef who) {
   CUresult result = driver.cuInit(0);
   if (result == CUDA_ERROR_NO_DEVICE)
     return makeError(prefix + "no CUDA GPU found");
+  // The toolkit's link-time stub (lib64/stubs) found before a driver.
+  if (result == CUDA_ERROR_STUB_LIBRARY)
+    return makeError(prefix + "no CUDA driver found (" + kDriverLibrary +
+                     ": the CUDA toolkit's stub library, not a driver; "
+                     "check LD_LIBRARY_PATH)");
   if (result != CUDA_SUCCESS)
     return makeError(prefix + "cuInit failed: " + driver.describe(result));
   int count = 0;
