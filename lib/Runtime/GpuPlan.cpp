@@ -780,6 +780,16 @@ Error int21::runtime::validateGpuPlan(const GpuPlan &plan,
       if (std::optional<std::string> problem =
               checkRef(step.dst, meta, step.bytes))
         return planError(path, where, "destination: " + *problem);
+      if (step.kind == GpuStep::Kind::Copy && step.src.kind == step.dst.kind &&
+          step.src.index == step.dst.index &&
+          step.src.offset < step.dst.offset + step.bytes &&
+          step.dst.offset < step.src.offset + step.bytes)
+        return planError(path, where,
+                         "source and destination overlap (bytes [" +
+                             Twine(step.src.offset) + ", " +
+                             Twine(step.src.offset + step.bytes) + ") and [" +
+                             Twine(step.dst.offset) + ", " +
+                             Twine(step.dst.offset + step.bytes) + "))");
       if (step.dst.kind == BufferKind::Weight ||
           step.dst.kind == BufferKind::Input)
         return planError(path, where,

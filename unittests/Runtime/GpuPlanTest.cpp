@@ -268,6 +268,12 @@ TEST(GpuPlanTest, RefusesAccessOutsideBuffers) {
             "e.int21: plan step 0 (memset): destination: bytes "
             "[9223372036854775807, 9223372036854775935) lie outside the "
             "workspace (256 bytes)");
+  EXPECT_EQ(errorAfter([](llvm::json::Object &root) {
+              *step(root, 3).getObject("dst") =
+                  llvm::json::Object{{"buffer", "workspace"}, {"offset", 160}};
+            }),
+            "e.int21: plan step 3 (copy): source and destination overlap "
+            "(bytes [192, 256) and [160, 224))");
   EXPECT_EQ(
       errorAfter([](llvm::json::Object &root) { step(root, 3)["bytes"] = 0; }),
       "e.int21: plan step 3 (copy): copies or sets no bytes");
