@@ -403,10 +403,13 @@ Error CudaExecutor::Impl::load(const EngineFile &file) {
     if (cubin) {
       image = cubin->data.str();
       how = "cubin for " + info.chip;
-    } else {
+    } else if (ptx) {
       fromCubin = false;
-      image = ptx->data.str(); // readGpuPlan checked that it exists.
+      image = ptx->data.str();
       how = "PTX JIT for " + info.chip;
+    } else {
+      return makeError(name + ": GPU engine has no code section '" +
+                       module.name + ".ptx' for module '" + module.name + "'");
     }
     image.push_back('\0');
     std::string log(8192, '\0');
