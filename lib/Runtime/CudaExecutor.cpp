@@ -677,8 +677,8 @@ Error CudaExecutor::run(ArrayRef<const void *> inputs, ArrayRef<void *> outputs,
 }
 
 std::string CudaExecutor::deviceDescription() const {
-  return formatv("{0} ({1}, device {2})", impl->info.name, impl->info.chip,
-                 impl->info.ordinal)
+  return formatv("{0} ({1}, device {2}, {3})", impl->info.name, impl->info.chip,
+                 impl->info.ordinal, impl->fromCubin ? "cubin" : "PTX JIT")
       .str();
 }
 

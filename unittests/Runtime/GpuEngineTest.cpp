@@ -17,7 +17,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include "gtest/gtest.h"
@@ -68,8 +71,38 @@ module attributes {gpu.container_module} {
 }
 )mlir";
 
-/// The GPU engine of kHost for sm_90, or "" with a failure recorded.
-std::string buildEngine() {
+/// ptxas -arch=CHIP on `ptx`: the cubin, for engines with one (the test's
+/// own assembler; the compiler has its own).
+mlir::FailureOr<std::string> runPtxas(llvm::StringRef ptx, llvm::StringRef chip,
+                                      std::string &error) {
+  llvm::ErrorOr<std::string> ptxas =
+      llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"});
+  if (!ptxas)
+    return error = "no ptxas", mlir::failure();
+  llvm::SmallString<128> in, out;
+  if (llvm::sys::fs::createTemporaryFile("int21-test", "ptx", in) ||
+      llvm::sys::fs::createTemporaryFile("int21-test", "cubin", out))
+    return error = "no temporary file", mlir::failure();
+  llvm::FileRemover removeIn(in), removeOut(out);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(in, ec);
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  llvm::StringRef args[] = {*ptxas, arch, "-o", out, in};
+  if (llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, {}, 60, 0,
+                                &error) != 0)
+    return error = "ptxas failed: " + error, mlir::failure();
+  auto cubin = llvm::MemoryBuffer::getFile(out, /*IsText=*/false);
+  if (!cubin)
+    return error = "no cubin", mlir::failure();
+  return (*cubin)->getBuffer().str();
+}
+
+/// The GPU engine of kHost for sm_90 (with a cubin from `assemble` when
+/// given), or "" with a failure recorded.
+std::string buildEngine(int21::AssemblePTXFn assemble = nullptr) {
   static std::once_flag once;
   std::call_once(once, [] {
     mlir::registerAllPasses();
@@ -100,7 +133,7 @@ std::string buildEngine() {
   llvm::raw_string_ostream os(bytes);
   EngineMetadata meta;
   meta.target = "sm_90";
-  if (mlir::failed(int21::writeGpuEngine(*module, meta, os))) {
+  if (mlir::failed(int21::writeGpuEngine(*module, meta, os, assemble))) {
     ADD_FAILURE() << "cannot write the engine";
     return "";
   }
@@ -110,6 +143,31 @@ std::string buildEngine() {
 const std::string &engineBytes() {
   static const std::string bytes = buildEngine();
   return bytes;
+}
+
+bool havePtxas() {
+  return bool(llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"}));
+}
+
+/// The engine of kHost with an sm_90 cubin beside its PTX.
+const std::string &cubinEngineBytes() {
+  static const std::string bytes = buildEngine(runPtxas);
+  return bytes;
+}
+
+TEST(GpuEngineTest, PtxasAssemblesTheKernelsIntoTheEngine) {
+  if (!havePtxas())
+    GTEST_SKIP() << "needs ptxas (CUDA toolkit, /usr/local/cuda/bin)";
+  ASSERT_FALSE(cubinEngineBytes().empty());
+  llvm::Expected<EngineFile> file = EngineFile::read(
+      llvm::MemoryBuffer::getMemBufferCopy(cubinEngineBytes(), "c.int21"),
+      "c.int21");
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  std::optional<Section> cubin =
+      file->find(SectionKind::Code, "kernels.sm_90.cubin");
+  ASSERT_TRUE(cubin.has_value());
+  EXPECT_TRUE(cubin->data.starts_with("\x7f"
+                                      "ELF"));
 }
 
 TEST(GpuEngineTest, PlanFollowsViewsToBuffers) {
@@ -211,6 +269,23 @@ TEST(GpuEngineTest, RunsOnTheGPU) {
   llvm::Expected<std::vector<Tensor>> y2 = (*second)->run({x});
   ASSERT_TRUE(bool(y2)) << llvm::toString(y2.takeError());
   EXPECT_EQ((*y2)[0].dataAs<float>()[7], 2.0f * 11 + 7);
+  EXPECT_NE((*engine)->deviceDescription().find("PTX JIT"), std::string::npos)
+      << (*engine)->deviceDescription();
+
+  // The same with its cubin, which an sm_90 GPU loads instead of the PTX.
+  if (!havePtxas() || devices->front().chip != "sm_90")
+    return;
+  llvm::Expected<std::unique_ptr<Engine>> withCubin = Engine::load(
+      llvm::MemoryBuffer::getMemBufferCopy(cubinEngineBytes(), "c.int21"),
+      "c.int21");
+  ASSERT_TRUE(bool(withCubin)) << llvm::toString(withCubin.takeError());
+  EXPECT_NE((*withCubin)->deviceDescription().find(", cubin)"),
+            std::string::npos)
+      << (*withCubin)->deviceDescription();
+  llvm::Expected<std::vector<Tensor>> y3 = (*withCubin)->run({x});
+  ASSERT_TRUE(bool(y3)) << llvm::toString(y3.takeError());
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ((*y3)[0].dataAs<float>()[i], 2.0f * (i + 4) + i) << i;
 }
 
 } // namespace

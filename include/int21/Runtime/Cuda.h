@@ -71,7 +71,8 @@ public:
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<void *> outputs, double *deviceMs = nullptr);
 
-  /// The device, as "NAME (sm_XY, device N)".
+  /// The device and the code's origin, as "NAME (sm_XY, device N, cubin)"
+  /// or "... PTX JIT)".
   std::string deviceDescription() const;
   /// Whether the code came from a cubin (else from the PTX, by the JIT).
   bool loadedCubin() const;

@@ -96,7 +96,8 @@ public:
 
   /// Whether the engine runs on a GPU (its target is an NVIDIA chip).
   bool onGpu() const { return cuda != nullptr; }
-  /// Where the engine runs: "cpu" or "NAME (sm_XY, device N)".
+  /// Where the engine runs: "cpu" or "NAME (sm_XY, device N, cubin)" (or
+  /// "PTX JIT" where the driver compiled the PTX).
   std::string deviceDescription() const;
 
   /// The host's target name, as `int21-compile --target=cpu` records it.
