@@ -25,7 +25,9 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <dlfcn.h>
+#include <thread>
 
 using namespace int21::runtime;
 
@@ -271,6 +273,30 @@ TEST(GpuEngineTest, RunsOnTheGPU) {
   EXPECT_EQ((*y2)[0].dataAs<float>()[7], 2.0f * 11 + 7);
   EXPECT_NE((*engine)->deviceDescription().find("PTX JIT"), std::string::npos)
       << (*engine)->deviceDescription();
+
+  // Runs from several threads take turns on the engine's buffers.
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      Tensor input(DType::F32, {16});
+      for (int i = 0; i < 16; ++i)
+        input.dataAs<float>()[i] = static_cast<float>(i * (t + 1));
+      for (int round = 0; round < 10; ++round) {
+        llvm::Expected<std::vector<Tensor>> y = (*engine)->run({input});
+        if (!y) {
+          llvm::consumeError(y.takeError());
+          ++wrong;
+          continue;
+        }
+        for (int i = 0; i < 8; ++i)
+          if ((*y)[0].dataAs<float>()[i] != 2.0f * (i + 4) * (t + 1) + i)
+            ++wrong;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(wrong.load(), 0);
 
   // The same with its cubin, which an sm_90 GPU loads instead of the PTX.
   if (!havePtxas() || devices->front().chip != "sm_90")
