@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 using namespace int21::runtime;
 
@@ -374,6 +375,38 @@ TEST(GpuPlanTest, ChecksThePlanAgainstTheCode) {
       readError(engineWith(kPTX, longer)),
       "e.int21: kernel 'kernels::relu' takes 2 parameters in its PTX, the "
       "plan passes 3");
+}
+
+} // namespace
+
+namespace {
+
+TEST(GpuPlanTest, MangledPlansAreErrorsNotCrashes) {
+  // Every byte of the plan's text changed in turn, and random truncations:
+  // each parse either succeeds (and then validates) or fails with a message.
+  std::string text = gpuPlanToString(samplePlan());
+  std::mt19937 rng(21);
+  const char replacements[] = {'0', '9', '-', '"', '{',
+                               '}', '[', ']', ',', 'x'};
+  int errors = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    std::string mangled = text;
+    mangled[i] = replacements[rng() % sizeof(replacements)];
+    llvm::Expected<GpuPlan> plan =
+        parseGpuPlan(mangled, sampleMetadata(), "e.int21");
+    if (!plan) {
+      std::string message = llvm::toString(plan.takeError());
+      EXPECT_EQ(message.rfind("e.int21: ", 0), 0u) << message;
+      ++errors;
+    }
+  }
+  for (size_t cut = 0; cut < text.size(); cut += 7) {
+    llvm::Expected<GpuPlan> plan =
+        parseGpuPlan(text.substr(0, cut), sampleMetadata(), "e.int21");
+    EXPECT_FALSE(bool(plan));
+    llvm::consumeError(plan.takeError());
+  }
+  EXPECT_GT(errors, 0);
 }
 
 } // namespace
