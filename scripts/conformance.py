@@ -2,7 +2,9 @@
 """Runs the ONNX backend conformance tests (Debian's libonnx-testdata) through
 int21-compile and int21-run, and tracks which of them pass.
 
-Each test is compiled once for the CPU; every test_data_set_K is then run with
+Each test is compiled once for the CPU (or --target, e.g. sm_90 for the GPU:
+the tests of the CPU's pass list are then expected to pass on the GPU too);
+every test_data_set_K is then run with
 its input_J.pb files (matched by position to the graph inputs that are not
 initializers) and compared with its output_J.pb files at ONNX's backend-test
 tolerances. A test passes when every data set matches, is 'unsupported' when
@@ -242,7 +244,7 @@ CONSTANT_INPUT = re.compile(r"input '[^']*' \((.+?)\) must be a constant")
 
 def compile_model(args, model, engine, deadline, frozen=()):
     """Compiles model; returns (None, None) or (error message, rc)."""
-    cmd = [args.compile, model, "--target=cpu", "-o", engine]
+    cmd = [args.compile, model, f"--target={args.target}", "-o", engine]
     for name, path in frozen:
         cmd += ["--freeze-input", f"{name}={path}"]
     rc, out = run_tool(cmd, deadline)
@@ -399,6 +401,9 @@ def main():
     parser.add_argument("--sets", default=",".join(SETS),
                         help="comma-separated data sets (default: %(default)s)")
     parser.add_argument("--filter", help="run only tests whose SET/TEST matches this regex")
+    parser.add_argument("--target", default="cpu",
+                        help="int21-compile --target of every test: cpu, or an "
+                             "NVIDIA chip such as sm_90 (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="tests run in parallel (default: %(default)s)")
     parser.add_argument("--threads", type=int, default=1,
@@ -409,14 +414,18 @@ def main():
                         help="directory of int21-compile and int21-run (default: build/bin)")
     parser.add_argument("--data", default=DATA_ROOT,
                         help="libonnx-testdata's data directory (default: %(default)s)")
-    parser.add_argument("--results", default=os.path.join(ROOT, "build", "conformance",
-                                                          "results.md"),
-                        help="result table, markdown or .tsv (default: build/conformance/results.md)")
+    parser.add_argument("--results",
+                        help="result table, markdown or .tsv (default: "
+                             "build/conformance/results.md, results-TARGET.md "
+                             "for other targets than cpu)")
     parser.add_argument("--pass-list", default=os.path.join(ROOT, "test", "conformance",
                                                             "passing.txt"),
                         help="tests expected to pass (default: test/conformance/passing.txt)")
     parser.add_argument("--update-pass-list", action="store_true",
                         help="rewrite the pass list with the tests that pass now")
+    parser.add_argument("--pass-list-only", action="store_true",
+                        help="run only the tests of the pass list (with --target, "
+                             "checks the GPU on what passes on the CPU)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a test in the pass list does not pass now")
     parser.add_argument("--top", type=int, default=10,
@@ -424,6 +433,12 @@ def main():
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print every test that does not pass as it finishes")
     args = parser.parse_args()
+    if args.results is None:
+        name = "results.md" if args.target == "cpu" else f"results-{args.target}.md"
+        args.results = os.path.join(ROOT, "build", "conformance", name)
+    if args.update_pass_list and args.target != "cpu":
+        parser.error("--update-pass-list: the pass list is the CPU's; run it "
+                     "with --target=cpu")
 
     sets = [s for s in args.sets.split(",") if s]
     for s in sets:
@@ -443,6 +458,11 @@ def main():
                      "(python3-onnx)")
 
     tests = discover(args.data, sets, pattern)
+    if args.pass_list_only:
+        if args.update_pass_list:
+            parser.error("--pass-list-only and --update-pass-list exclude each other")
+        wanted = set(read_pass_list(args.pass_list))
+        tests = [t for t in tests if test_id(t) in wanted]
     start = time.monotonic()
     results = []
     with tempfile.TemporaryDirectory(prefix="int21-conformance-") as scratch:

@@ -80,8 +80,24 @@ config.substitutions.append(
 )
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
-if os.path.exists("/dev/nvidiactl"):
-    config.available_features.add("cuda")
+# GPU tests: "cuda-driver" where libcuda.so.1 loads, "cuda" where int21-run
+# sees a GPU (%cuda_chip is device 0's chip, e.g. sm_90).
+try:
+    import ctypes
+
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
+if "cuda-driver" in config.available_features:
+    devices = subprocess.run(
+        [os.path.join(config.int21_tools_dir, "int21-run"), "--list-devices"],
+        capture_output=True, text=True)
+    chips = [line.split(", ")[1] for line in devices.stdout.splitlines()
+             if line.startswith("device 0: ")]
+    if devices.returncode == 0 and chips:
+        config.available_features.add("cuda")
+        config.substitutions.append(("%cuda_chip", chips[0]))
 # The ONNX conformance runner (scripts/conformance.py) reads libonnx-testdata.
 config.substitutions.append(("%int21_tools_dir", config.int21_tools_dir))
 if os.path.isdir("/usr/share/libonnx-testdata/data/node"):

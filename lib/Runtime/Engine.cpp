@@ -1,6 +1,8 @@
 //===- Engine.cpp - load and run compiled int21 engines -------------------===//
 
 #include "int21/Runtime/Engine.h"
+#include "int21/Runtime/Cuda.h"
+#include "int21/Runtime/GpuPlan.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -9,6 +11,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -64,6 +67,7 @@ Engine::Engine(EngineFile file, std::string name)
 }
 
 Engine::~Engine() {
+  cuda.reset();
   if (library)
     dlclose(library);
   if (codeFile >= 0)
@@ -133,6 +137,14 @@ Expected<std::unique_ptr<Engine>> Engine::load(StringRef path) {
   return load(std::move(*buffer), path);
 }
 
+/// Checks the engine's tensors: every dtype has a size.
+static Error checkSpecs(const EngineMetadata &meta, StringRef name) {
+  for (const TensorSpec &spec : meta.inputs)
+    if (dtypeSize(spec.dtype) == 0)
+      return engineError(name, "input '" + spec.name + "' has no dtype size");
+  return Error::success();
+}
+
 Expected<std::unique_ptr<Engine>>
 Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
   Expected<EngineFile> file = EngineFile::read(std::move(buffer), name);
@@ -140,9 +152,26 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
     return file.takeError();
   const EngineMetadata &meta = file->metadata();
   std::string host = hostTarget();
+  if (isGpuTarget(meta.target)) {
+    // The plan and code are checked before the driver is looked for: a
+    // broken engine is reported as such on any machine.
+    Expected<GpuPlan> plan = readGpuPlan(*file, name);
+    if (!plan)
+      return plan.takeError();
+    if (Error error = checkSpecs(meta, name))
+      return std::move(error);
+    std::unique_ptr<Engine> engine(new Engine(std::move(*file), name.str()));
+    Expected<std::unique_ptr<CudaExecutor>> executor =
+        CudaExecutor::create(engine->file, std::move(*plan), name);
+    if (!executor)
+      return executor.takeError();
+    engine->cuda = std::move(*executor);
+    return engine;
+  }
   if (!StringRef(meta.target).starts_with("cpu:"))
     return engineError(name, "engine was compiled for target '" + meta.target +
-                                 "'; this runtime runs 'cpu' engines only");
+                                 "'; this runtime runs 'cpu' engines and "
+                                 "NVIDIA GPU ('sm_XY') engines only");
   if (meta.target != host)
     return engineError(name, "engine was compiled for target '" + meta.target +
                                  "', this machine is '" + host +
@@ -158,9 +187,8 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
         weight.size > weights->data.size() - weight.offset)
       return engineError(name, "weight '" + weight.name +
                                    "' lies outside the weights section");
-  for (const TensorSpec &spec : meta.inputs)
-    if (dtypeSize(spec.dtype) == 0)
-      return engineError(name, "input '" + spec.name + "' has no dtype size");
+  if (Error error = checkSpecs(meta, name))
+    return std::move(error);
 
   std::unique_ptr<Engine> engine(new Engine(std::move(*file), name.str()));
   Expected<void *> library =
@@ -201,6 +229,8 @@ void Engine::setThreads(unsigned count) { threadCount = std::max(1u, count); }
 
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<void *> outputs) const {
+  if (cuda)
+    return cuda->run(inputs, outputs);
   if (inputs.size() != metadata().inputs.size())
     return engineError(name, "expected " + Twine(metadata().inputs.size()) +
                                  " inputs, got " + Twine(inputs.size()));
@@ -276,4 +306,23 @@ Expected<std::vector<Tensor>> Engine::run(ArrayRef<Tensor> inputs) const {
   if (Error error = run(in, out))
     return std::move(error);
   return results;
+}
+
+Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
+                                  ArrayRef<void *> outputs) const {
+  if (cuda) {
+    double ms = 0;
+    if (Error error = cuda->run(inputs, outputs, &ms))
+      return std::move(error);
+    return ms;
+  }
+  auto start = std::chrono::steady_clock::now();
+  if (Error error = run(inputs, outputs))
+    return std::move(error);
+  auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
+std::string Engine::deviceDescription() const {
+  return cuda ? cuda->deviceDescription() : std::string("cpu");
 }

@@ -232,7 +232,7 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
     offset = alignTo(kHeaderSize + offset + dataSize, kSectionAlign) -
              kHeaderSize;
     if (kind < static_cast<uint32_t>(SectionKind::Metadata) ||
-        kind > static_cast<uint32_t>(SectionKind::Weights))
+        kind > static_cast<uint32_t>(SectionKind::Plan))
       return engineError(path, "section '" + name + "' has unknown kind " +
                                    Twine(kind));
     file.sectionList.push_back({static_cast<SectionKind>(kind), name, data});

@@ -6,11 +6,13 @@
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/Diagnostics.h"
+#include "int21/Compiler/GpuEngine.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -34,6 +36,18 @@ namespace cl = llvm::cl;
 
 namespace {
 enum class EmitKind { Int21, Linalg, LLVM, Engine };
+
+/// The GPU engine of a host-form module (GpuEngine.h) for `chip`; kernels
+/// still in gpu.module ops are lowered to PTX first.
+LogicalResult writeHostFormEngine(ModuleOp module, StringRef chip,
+                                  llvm::raw_ostream &os) {
+  if (!module.getOps<gpu::GPUModuleOp>().empty() &&
+      failed(::int21::lowerKernelsToPTX(module, chip)))
+    return failure();
+  ::int21::runtime::EngineMetadata meta;
+  meta.target = chip.str();
+  return ::int21::writeGpuEngine(module, meta, os);
+}
 } // namespace
 
 /// Parses "ID:KIND,..." (the --tune-inject test hook).
@@ -83,8 +97,10 @@ int main(int argc, char **argv) {
       cl::cat(category));
   cl::opt<std::string> target(
       "target",
-      cl::desc("Where the engine runs: 'cpu' (this machine) or "
-               "'cpu:<triple>:<cpu>'"),
+      cl::desc("Where the engine runs: 'cpu' (this machine), "
+               "'cpu:<triple>:<cpu>', or an NVIDIA chip 'sm_XY' (for a "
+               "host-form .mlir module: kernels in gpu.module or gpu.binary "
+               "ops, launched from @main)"),
       cl::value_desc("target"), cl::init(""), cl::cat(category));
   cl::opt<bool> noSchedule(
       "no-schedule",
@@ -287,6 +303,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<::int21::search::KnowledgeBase> kb;
   bool applyKB = !tuneFlag && emitKind == EmitKind::Engine && !noSchedule &&
                  !strictSchedules &&
+                 !::int21::runtime::isGpuTarget(compileOptions.target) &&
                  !StringRef(inputFile).ends_with(".mlir");
   if (!noKB && (tuneFlag || applyKB)) {
     std::string path = kbPath.empty()
@@ -303,9 +320,20 @@ int main(int argc, char **argv) {
       kb = std::move(*opened);
     }
   }
+  bool gpuTarget = ::int21::runtime::isGpuTarget(compileOptions.target);
+  if (compiles && gpuTarget &&
+      (!StringRef(inputFile).ends_with(".mlir") ||
+       emitKind != EmitKind::Engine || tuneFlag)) {
+    llvm::errs() << "int21-compile: error: --target=" << compileOptions.target
+                 << ": GPU engines are built from host-form .mlir modules "
+                    "only (kernels in gpu.module or gpu.binary ops, launched "
+                    "from @main), without --tune or --emit\n";
+    return 1;
+  }
   if (compiles) {
     std::string error;
-    if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
+    if (!gpuTarget &&
+        failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
       llvm::errs() << "int21-compile: error: --target: " << error << "\n";
       return 1;
     }
@@ -480,6 +508,12 @@ int main(int argc, char **argv) {
     }
     if (compiles) {
       compileOptions.timing = &rootTimer;
+      if (gpuTarget) {
+        if (failed(writeHostFormEngine(**module, compileOptions.target,
+                                       output->os())))
+          failedAny = true;
+        continue;
+      }
       if (emitKind == EmitKind::Engine) {
         if (failed(::int21::compileToEngine(**module, compileOptions,
                                           output->os()))) {

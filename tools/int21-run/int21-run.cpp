@@ -2,6 +2,8 @@
 //
 //   int21-run ENGINE [--input NAME=FILE.pb]... [--output-dir DIR]
 //             [--expect DIR] [--rtol R] [--atol A] [--bench N] [--threads T]
+//   int21-run ENGINE --print-plan
+//   int21-run --list-devices
 //
 // Inputs come from ONNX TensorProto files; those not given are random
 // (floats uniform in [-1, 1), integers in [0, 10), bools 0/1; --seed).
@@ -11,7 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "int21/Import/TensorProto.h"
+#include "int21/Runtime/Cuda.h"
 #include "int21/Runtime/Engine.h"
+#include "int21/Runtime/GpuPlan.h"
 #include "int21/Runtime/Tensors.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -49,11 +53,97 @@ static const char kUsage[] =
     "  --threads T           threads to run on (default: physical cores)\n"
     "  --seed S              seed of the random inputs (default 21)\n"
     "  --load-time           print the time to load the engine (load_ms=...)\n"
-    "                        and exit without running it\n";
+    "                        and exit without running it\n"
+    "  --print-plan          print a GPU engine's metadata and plan after\n"
+    "                        checking them (no GPU needed); --print-plan-json\n"
+    "                        prints the plan as the engine stores it\n"
+    "  --list-devices        list the CUDA GPUs and exit\n"
+    "\n"
+    "GPU engines (target sm_XY) run on CUDA device 0 through the driver\n"
+    "(libcuda.so.1); --bench then also prints device_ms, the device time of\n"
+    "the engine's steps without the copies in and out.\n";
 
 static int fail(const Twine &message) {
   errs() << "int21-run: error: " << message << "\n";
   return 1;
+}
+
+static std::string median(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  double mid = times.size() % 2 ? times[times.size() / 2]
+                                : (times[times.size() / 2 - 1] +
+                                   times[times.size() / 2]) /
+                                      2;
+  std::string out;
+  raw_string_ostream os(out);
+  os << "median=" << format("%.3f", mid)
+     << " min=" << format("%.3f", times.front())
+     << " max=" << format("%.3f", times.back()) << " runs=" << times.size();
+  return out;
+}
+
+/// --list-devices: one line per CUDA device.
+static int listDevices() {
+  Expected<std::vector<CudaDevice>> devices = listCudaDevices();
+  if (!devices) {
+    errs() << "int21-run: error: " << toString(devices.takeError()) << "\n";
+    return 1;
+  }
+  for (const CudaDevice &device : *devices)
+    outs() << "device " << device.ordinal << ": " << device.name << ", "
+           << device.chip << ", " << device.multiprocessors << " SMs, "
+           << format("%.1f", device.memoryBytes / double(1ull << 30))
+           << " GiB\n";
+  return 0;
+}
+
+/// --print-plan: the engine's metadata and, for a GPU engine, its plan.
+static int printPlan(StringRef path, bool json) {
+  Expected<EngineFile> file = EngineFile::open(path);
+  if (!file) {
+    errs() << "int21-run: error: " << toString(file.takeError()) << "\n";
+    return 1;
+  }
+  const EngineMetadata &meta = file->metadata();
+  if (!isGpuTarget(meta.target)) {
+    errs() << "int21-run: error: " << path << ": engine for '" << meta.target
+           << "' has no GPU plan\n";
+    return 1;
+  }
+  Expected<GpuPlan> plan = readGpuPlan(*file, path);
+  if (!plan) {
+    errs() << "int21-run: error: " << toString(plan.takeError()) << "\n";
+    return 1;
+  }
+  auto specs = [](ArrayRef<TensorSpec> list) {
+    std::string out;
+    for (const TensorSpec &spec : list) {
+      std::string shape;
+      for (auto [i, d] : llvm::enumerate(spec.shape))
+        shape += (i ? "x" : "") + std::to_string(d);
+      out += " " + spec.name + ":" + dtypeName(spec.dtype).str() + "[" +
+             shape + "]";
+    }
+    return out;
+  };
+  outs() << "target: " << meta.target << "\n";
+  outs() << "inputs:" << specs(meta.inputs) << "\n";
+  outs() << "outputs:" << specs(meta.outputs) << "\n";
+  outs() << "weights:";
+  for (const WeightSpec &weight : meta.weights)
+    outs() << " " << weight.name << "@" << weight.offset << "+" << weight.size;
+  outs() << "\n";
+  outs() << "workspace: " << meta.workspaceSize << "\n";
+  outs() << "code:";
+  for (const Section &section : file->sections())
+    if (section.kind == SectionKind::Code)
+      outs() << " " << section.name << "(" << section.data.size() << ")";
+  outs() << "\n";
+  if (json)
+    outs() << gpuPlanToString(*plan, /*pretty=*/true) << "\n";
+  else
+    printGpuPlan(*plan, outs());
+  return 0;
 }
 
 static std::string shapeString(ArrayRef<int64_t> shape) {
@@ -82,7 +172,7 @@ int main(int argc, char **argv) {
   double rtol = 1e-3, atol = 1e-7;
   unsigned bench = 0, threads = 0;
   uint64_t seed = 21;
-  bool loadTime = false;
+  bool loadTime = false, showPlan = false, planJSON = false;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     if (arg == "-h" || arg == "--help" || arg == "-help") {
@@ -91,6 +181,13 @@ int main(int argc, char **argv) {
     }
     if (arg == "--load-time") {
       loadTime = true;
+      continue;
+    }
+    if (arg == "--list-devices")
+      return listDevices();
+    if (arg == "--print-plan" || arg == "--print-plan-json") {
+      showPlan = true;
+      planJSON = arg == "--print-plan-json";
       continue;
     }
     if (!arg.starts_with("-")) {
@@ -144,6 +241,8 @@ int main(int argc, char **argv) {
   }
   if (enginePath.empty())
     return fail("no engine given (see --help)");
+  if (showPlan)
+    return printPlan(enginePath, planJSON);
 
   auto loadStart = std::chrono::steady_clock::now();
   Expected<std::unique_ptr<Engine>> loaded = Engine::load(enginePath);
@@ -258,23 +357,21 @@ int main(int argc, char **argv) {
     std::vector<void *> out;
     for (Tensor &t : *results)
       out.push_back(t.data());
-    std::vector<double> times;
+    std::vector<double> times, deviceTimes;
     for (unsigned i = 0; i < bench; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (Error error = engine.run(in, out))
-        return fail(toString(std::move(error)));
+      Expected<double> ms = engine.runTimed(in, out);
+      if (!ms)
+        return fail(toString(ms.takeError()));
       auto end = std::chrono::steady_clock::now();
       times.push_back(std::chrono::duration<double, std::milli>(end - start)
                           .count());
+      deviceTimes.push_back(*ms);
     }
-    std::sort(times.begin(), times.end());
-    double median = times.size() % 2
-                        ? times[times.size() / 2]
-                        : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
-    outs() << "latency_ms median=" << format("%.3f", median)
-           << " min=" << format("%.3f", times.front())
-           << " max=" << format("%.3f", times.back()) << " runs=" << bench
-           << "\n";
+    outs() << "latency_ms " << median(times) << "\n";
+    if (engine.onGpu())
+      outs() << "device_ms " << median(deviceTimes) << " on "
+             << engine.deviceDescription() << "\n";
   }
 
   if (outputDir.empty() && expectDir.empty() && !bench) {

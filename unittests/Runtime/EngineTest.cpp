@@ -213,9 +213,15 @@ TEST(EngineTest, RefusesCorruptTruncatedAndForeignEngines) {
                 .find("compiled for target 'cpu:aarch64-unknown-linux-gnu:"
                       "neoverse-v2', this machine is"),
             std::string::npos);
-  other.target = "sm_90";
-  EXPECT_NE(errorOf(loadBytes(rewrite(other))).find("'cpu' engines only"),
+  other.target = "tpu_v5";
+  EXPECT_NE(errorOf(loadBytes(rewrite(other)))
+                .find("runs 'cpu' engines and NVIDIA GPU ('sm_XY') engines "
+                      "only"),
             std::string::npos);
+  // A GPU engine is checked for its plan before any driver is looked for.
+  other.target = "sm_90";
+  EXPECT_EQ(errorOf(loadBytes(rewrite(other))),
+            "test.int21: GPU engine has no plan section");
   // Weights listed but not stored.
   EXPECT_NE(errorOf(loadBytes(rewrite(meta))).find("no weights section"),
             std::string::npos);

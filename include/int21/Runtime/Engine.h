@@ -4,10 +4,14 @@
 // Loading needs no compiler: the CPU code is a shared object that the runtime
 // maps from memory (memfd + dlopen) and calls through one entry point,
 // `int21_entry(void **args)`, with the inputs, weights and outputs in order.
+// An engine for an NVIDIA chip (target "sm_80", "sm_90") runs its plan
+// (GpuPlan.h) on the first CUDA device through the driver API (Cuda.h),
+// which is opened only then.
 //
 // Engines share nothing: two engines (or the same file loaded twice) in one
 // process have their own code, weights and thread count, and `run` may be
-// called from several threads at once.
+// called from several threads at once (a GPU engine's runs take turns: its
+// device buffers are the engine's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +29,8 @@
 #include <vector>
 
 namespace int21::runtime {
+
+class CudaExecutor;
 
 /// A dense tensor in host memory, row-major, 64-byte aligned.
 class Tensor {
@@ -82,6 +88,18 @@ public:
   /// and returns the outputs.
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs) const;
 
+  /// Runs like `run` and returns the milliseconds it took: on a GPU, the
+  /// device time of the plan's steps (CUDA events; copies in and out not
+  /// included); on the CPU, the wall-clock time of the call.
+  llvm::Expected<double> runTimed(llvm::ArrayRef<const void *> inputs,
+                                  llvm::ArrayRef<void *> outputs) const;
+
+  /// Whether the engine runs on a GPU (its target is an NVIDIA chip).
+  bool onGpu() const { return cuda != nullptr; }
+  /// Where the engine runs: "cpu" or "NAME (sm_XY, device N, cubin)" (or
+  /// "PTX JIT" where the driver compiled the PTX).
+  std::string deviceDescription() const;
+
   /// The host's target name, as `int21-compile --target=cpu` records it.
   static std::string hostTarget();
 
@@ -103,6 +121,8 @@ private:
   /// flight, kept for the next run (so pages are touched once, not per run).
   mutable std::mutex workspaceMutex;
   mutable std::vector<std::shared_ptr<void>> freeWorkspaces;
+  /// The executor of a GPU engine (null for a CPU engine).
+  std::unique_ptr<CudaExecutor> cuda;
 };
 
 } // namespace int21::runtime

@@ -10,7 +10,7 @@
 // All integers are little-endian. Section data starts 64-byte aligned in the
 // file, so that weights can be used in place from a memory-mapped file. The
 // metadata section (JSON) names the target, the compiler version and the
-// inputs and outputs; code and weight sections are opaque here.
+// inputs and outputs; code, weight and plan sections are opaque here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +52,13 @@ struct TensorSpec {
   }
 };
 
-enum class SectionKind : uint32_t { Metadata = 1, Code = 2, Weights = 3 };
+/// Plan: what a GPU engine runs, in order (GpuPlan.h).
+enum class SectionKind : uint32_t {
+  Metadata = 1,
+  Code = 2,
+  Weights = 3,
+  Plan = 4
+};
 
 /// A section as written: its bytes are owned by the caller.
 struct Section {

@@ -1,0 +1,78 @@
+//===- GpuEngine.h - GPU engines from a lowered host module ---------------===//
+//
+// The GPU compile path leaves the host side of a model in one form: a
+// `func.func @main` whose bare memref arguments are the engine's inputs,
+// weights (`int21.weight`), outputs and workspace (`int21.workspace`, last),
+// with a body of constants, static views of those arguments,
+// `gpu.launch_func` with constant sizes, `memref.copy` between views and the
+// return; the kernels are in `gpu.binary` ops holding PTX for an NVVM target.
+// From that form, buildGpuPlan extracts the engine's plan (GpuPlan.h), its
+// PTX and its weights; writeGpuEngine writes the `.int21` file.
+//
+// Errors are MLIR diagnostics on the offending op (the caller's handler
+// prints them), and failure().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_COMPILER_GPUENGINE_H
+#define INT21_COMPILER_GPUENGINE_H
+
+#include "int21/Runtime/EngineFile.h"
+#include "int21/Runtime/GpuPlan.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace int21 {
+
+/// The PTX text of one gpu.binary (a plan module of the same name).
+struct GpuModuleCode {
+  std::string module;
+  std::string ptx;
+};
+
+/// What an engine needs besides its metadata.
+struct GpuEngineParts {
+  runtime::GpuPlan plan;
+  std::vector<GpuModuleCode> code;
+  /// The weights section: every weight 64-byte aligned, as in CPU engines.
+  std::string weights;
+};
+
+/// Extracts the plan, the PTX and the weights from a host-form `module`.
+/// `meta` gives the target chip and the inputs and outputs as the model
+/// describes them (describeEntry); it receives the weights and the workspace
+/// size. Where `meta` has no inputs and outputs, they come from @main:
+/// arguments marked `int21.output` are outputs, the other non-weight ones
+/// inputs, named by their `onnx.name` (else input_K, output_K). Where it has
+/// no target, the chip of the first gpu.binary object is taken.
+mlir::FailureOr<GpuEngineParts> buildGpuPlan(mlir::ModuleOp module,
+                                             runtime::EngineMetadata &meta);
+
+/// Lowers the `gpu.module`s of `module` (kernels in the gpu, scf, arith and
+/// memref dialects, as a host-form module may still carry them) to PTX for
+/// `chip` with the upstream passes: convert-scf-to-cf and convert-gpu-to-nvvm
+/// (bare pointers) inside each, nvvm-attach-target, gpu-module-to-binary
+/// (format=isa).
+mlir::LogicalResult lowerKernelsToPTX(mlir::ModuleOp module,
+                                      llvm::StringRef chip);
+
+/// Assembles PTX for a chip into a cubin (ptxas), or fails with a message.
+using AssemblePTXFn = llvm::function_ref<mlir::FailureOr<std::string>(
+    llvm::StringRef ptx, llvm::StringRef chip, std::string &error)>;
+
+/// Writes the GPU engine of a host-form `module` to `os`: metadata, the PTX
+/// of each module ("<module>.ptx"), the cubins `assemble` makes when given
+/// ("<module>.<chip>.cubin"; a failure to assemble is an error), the plan
+/// ("gpu.plan") and the weights.
+mlir::LogicalResult writeGpuEngine(mlir::ModuleOp module,
+                                   runtime::EngineMetadata meta,
+                                   llvm::raw_ostream &os,
+                                   AssemblePTXFn assemble = nullptr);
+
+} // namespace int21
+
+#endif // INT21_COMPILER_GPUENGINE_H
