@@ -33,7 +33,7 @@ config.environment["XDG_CACHE_HOME"] = os.path.join(
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.int21_tools_dir, config.llvm_tools_dir]
 tools = ["int21-opt", "FileCheck", "not", "count", "mlir-runner"]
-optional = ["int21-compile", "int21-run"]
+optional = ["int21-compile", "int21-run", "int21-kb"]
 for name in optional:
     if os.path.exists(os.path.join(config.int21_tools_dir, name)):
         tools.append(name)

@@ -862,9 +862,9 @@ static std::string toleranceText(llvm::StringRef elementTypes) {
       continue;
     }
     auto [rtol, atol] = toleranceFor(*dtype, 1.0);
-    text += llvm::formatv("{0}: rtol {1}, atol {2} x output scale", type,
-                          rtol, atol)
-                .str();
+    llvm::raw_string_ostream os(text);
+    os << type << ": rtol " << llvm::format("%g", rtol) << ", atol "
+       << llvm::format("%g", atol) << " x output scale";
   }
   return text;
 }
@@ -1048,9 +1048,7 @@ llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
   return coordinator.run();
 }
 
-/// Lowers an imported module to linalg, folds the weights' data movement
-/// and prepares it for scheduling: the module the search cuts kernels from.
-static llvm::Error lowerForScheduling(ModuleOp module) {
+llvm::Error(::int21::search::lowerForScheduling)(ModuleOp module) {
   PassManager pm(module.getContext());
   mlir::int21::buildInt21ToLinalgPipeline(pm);
   if (failed(pm.run(module)))

@@ -3,6 +3,7 @@
 #include "int21/AgentSearch/Fusion.h"
 #include "int21/AgentSearch/Measure.h"
 #include "int21/AgentSearch/KnowledgeBase.h"
+#include "int21/AgentSearch/Library.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/Diagnostics.h"
@@ -154,6 +155,11 @@ int main(int argc, char **argv) {
       cl::value_desc("file"), cl::init(""), cl::cat(tuneCategory));
   cl::opt<bool> noKB("no-kb", cl::desc("Use no knowledge base"),
                      cl::init(false), cl::cat(tuneCategory));
+  cl::opt<std::string> schedulesPath(
+      "schedules",
+      cl::desc("Schedule the model's fusion groups with a transform library "
+               "exported by int21-kb export (instead of a knowledge base)"),
+      cl::value_desc("lib.mlir"), cl::init(""), cl::cat(tuneCategory));
   cl::opt<unsigned> budget(
       "budget",
       cl::desc("Trials beyond the default schedules (default: 20 per kernel "
@@ -293,6 +299,25 @@ int main(int argc, char **argv) {
     tuneOptions.workerExecutable = llvm::sys::fs::getMainExecutable(
         argv[0], reinterpret_cast<void *>(&parseFaults));
   }
+  std::unique_ptr<llvm::MemoryBuffer> scheduleLibrary;
+  if (!schedulesPath.empty()) {
+    if (tuneFlag || noSchedule || kbPath.getNumOccurrences() ||
+        emitKind != EmitKind::Engine) {
+      llvm::errs() << "int21-compile: error: --schedules builds an engine "
+                      "from a library: it excludes --tune, --kb and "
+                      "--no-schedule\n";
+      return 1;
+    }
+    auto buffer = llvm::MemoryBuffer::getFile(schedulesPath);
+    if (!buffer) {
+      llvm::errs() << "int21-compile: error: cannot read the schedule "
+                      "library '"
+                   << schedulesPath << "': " << buffer.getError().message()
+                   << "\n";
+      return 1;
+    }
+    scheduleLibrary = std::move(*buffer);
+  }
   if (noKB && kbPath.getNumOccurrences()) {
     llvm::errs() << "int21-compile: error: --kb and --no-kb exclude each "
                     "other\n";
@@ -301,7 +326,8 @@ int main(int argc, char **argv) {
   // The knowledge base: opened (created) for --tune; otherwise read when it
   // exists, for engines built from a model with the default schedules.
   std::unique_ptr<::int21::search::KnowledgeBase> kb;
-  bool applyKB = !tuneFlag && emitKind == EmitKind::Engine && !noSchedule &&
+  bool applyKB = !tuneFlag && !scheduleLibrary &&
+                 emitKind == EmitKind::Engine && !noSchedule &&
                  !strictSchedules &&
                  !::int21::runtime::isGpuTarget(compileOptions.target) &&
                  !StringRef(inputFile).ends_with(".mlir");
@@ -470,6 +496,27 @@ int main(int argc, char **argv) {
         continue;
       }
     ::int21::search::TuneResult tuned;
+    if (scheduleLibrary) {
+      llvm::Expected<unsigned> scheduled =
+          [&]() -> llvm::Expected<unsigned> {
+        if (llvm::Error error = ::int21::search::lowerForScheduling(**module))
+          return std::move(error);
+        return ::int21::search::applyLibrary(
+            **module, scheduleLibrary->getBuffer(), schedulesPath);
+      }();
+      if (!scheduled) {
+        if (!hadError)
+          llvm::errs() << "int21-compile: error: "
+                       << llvm::toString(scheduled.takeError()) << "\n";
+        else
+          llvm::consumeError(scheduled.takeError());
+        failedAny = true;
+        continue;
+      }
+      llvm::errs() << "int21-compile: " << *scheduled
+                   << " fusion groups scheduled from the library '"
+                   << schedulesPath << "'\n";
+    }
     if (kb && !tuneFlag) {
       std::string error;
       llvm::Expected<::int21::search::KnowledgeApplied> applied =

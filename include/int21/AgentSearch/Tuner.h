@@ -137,6 +137,12 @@ llvm::Expected<TuneResult> tuneAndApply(mlir::ModuleOp module,
                                         const TuneOptions &options,
                                         llvm::raw_ostream &progress);
 
+/// Lowers an imported int21 `module` to linalg, folds the weights' data
+/// movement and prepares it for scheduling: the module the search cuts
+/// kernels from, and that schedules (applySchedules, applyLibrary) are given
+/// to before int21::compileToEngine.
+llvm::Error lowerForScheduling(mlir::ModuleOp module);
+
 /// Without a search: lowers an imported int21 `module` as tuneAndApply does
 /// and gives every kernel that `kb` holds a record of, made by this compiler
 /// on this machine for `kbTarget`, that record's schedule (and merges the
