@@ -2,7 +2,9 @@
 # The main job: build, then tune a small transformer (the shared encoder
 # model: two layers, d=256, 4 heads) on this machine with the agent search,
 # check the tuned engine against the outputs PyTorch recorded, and time it
-# against the engine of the default schedules.
+# against the engine of the default schedules. The winners go into the
+# default knowledge base ($XDG_CACHE_HOME/int21/kb.sqlite): a second run
+# reuses them without a trial.
 # Usage: scripts/demo.sh [SECONDS=150]   (the search's time; ~3 min in all)
 # Env: INT21_BUILD_DIR (default build), INT21_MODELS (default ../shared/models),
 #      INT21_DEMO_REPORT (default build/demo-report).
@@ -44,3 +46,5 @@ echo "   default schedules: ${t_default} ms, tuned: ${t_tuned} ms:" \
 echo "   the search's own estimate (kernels timed alone):" \
   "$(tail -1 "$out/tune.txt" | sed -n 's/.*: \([0-9.]*x\) faster than the default schedules.*/\1/p')"
 echo "   report: $report/report.md (convergence plots: $report/kernel-*.svg)"
+echo "   knowledge base: $("$build/bin/int21-kb" check | cut -d: -f1)" \
+  "(run the demo again: every kernel comes from it, no trial; int21-kb list shows them)"

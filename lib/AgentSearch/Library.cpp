@@ -16,8 +16,11 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 
 #include <map>
+#include <numeric>
+#include <set>
 
 using namespace mlir;
 
@@ -26,6 +29,7 @@ namespace int21::search {
 namespace {
 
 constexpr llvm::StringLiteral kRecordAttr = "int21.record";
+constexpr llvm::StringLiteral kClassAttr = "int21.shape_class";
 
 /// Collects the diagnostics of a scope into one line.
 class DiagnosticCollector {
@@ -186,7 +190,13 @@ std::optional<KnowledgeRecord> recordFromAttr(DictionaryAttr dict,
 
 /// The matcher of `record`: its group's main op, loop sizes, element width
 /// and, for a contraction, its body.
-std::string matcherText(const KnowledgeRecord &record, llvm::StringRef name) {
+/// A shape class: the loop sizes of several records with one schedule.
+struct ShapeClass {
+  std::vector<int64_t> multipleOf, min, max;
+};
+
+std::string matcherText(const KnowledgeRecord &record, llvm::StringRef name,
+                        const ShapeClass *shapeClass = nullptr) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "  transform.named_sequence @" << name
@@ -195,8 +205,18 @@ std::string matcherText(const KnowledgeRecord &record, llvm::StringRef name) {
      << "    %anchor = transform.int21.match.anchor %group : "
         "(!transform.any_op) -> !transform.any_op\n"
      << "    transform.match.operation_name %anchor [\"linalg."
-     << record.opKind << "\"] : !transform.any_op\n"
-     << "    transform.match.structured %anchor : !transform.any_op {\n"
+     << record.opKind << "\"] : !transform.any_op\n";
+  auto list = [](const std::vector<int64_t> &values) {
+    std::string text = "[";
+    for (auto [i, value] : llvm::enumerate(values))
+      text += (i ? ", " : "") + std::to_string(value);
+    return text + "]";
+  };
+  if (shapeClass)
+    os << "    transform.int21.match.shape_class %anchor multiple_of "
+       << list(shapeClass->multipleOf) << " min " << list(shapeClass->min)
+       << " max " << list(shapeClass->max) << " : !transform.any_op\n";
+  os << "    transform.match.structured %anchor : !transform.any_op {\n"
      << "    ^bb0(%op: !transform.any_op):\n"
      << "      %rank = transform.match.structured.rank %op : "
         "(!transform.any_op) -> !transform.param<i64>\n"
@@ -205,6 +225,8 @@ std::string matcherText(const KnowledgeRecord &record, llvm::StringRef name) {
      << "      transform.match.param.cmpi eq %rank, %rank_want : "
         "!transform.param<i64>\n";
   for (auto [i, dim] : llvm::enumerate(record.dims)) {
+    if (shapeClass)
+      break;
     os << "      %d" << i << " = transform.match.structured.dim %op[" << i
        << "] : (!transform.any_op) -> !transform.param<i64>\n"
        << "      %d" << i << "_want = transform.param.constant " << dim
@@ -287,6 +309,24 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
            std::tie(b->opKind, b->dims, b->elementTypes, b->signature);
   });
 
+  // Shape classes: records of one op kind, element types and schedule on
+  // at least two shapes, where that schedule was measured and correct.
+  std::map<std::string, std::vector<const KnowledgeRecord *>> byClass;
+  for (const KnowledgeRecord *record : chosen)
+    byClass[record->opKind + " " + record->elementTypes + " " +
+            std::to_string(record->dims.size()) + " " +
+            describe(record->schedule)]
+        .push_back(record);
+  std::vector<std::pair<std::string, std::vector<const KnowledgeRecord *>>>
+      classes;
+  for (auto &[key, members] : byClass) {
+    std::set<std::vector<int64_t>> shapes;
+    for (const KnowledgeRecord *member : members)
+      shapes.insert(member->dims);
+    if (shapes.size() >= 2)
+      classes.push_back({key, members});
+  }
+
   // The actions: each record's template with its values resolved.
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> actions = ModuleOp::create(UnknownLoc::get(&context));
@@ -311,6 +351,54 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
     action->setAttr(kRecordAttr, recordToAttr(b, *record));
   }
 
+  std::vector<std::string> classNames;
+  std::vector<ShapeClass> shapeClasses;
+  for (auto &[key, members] : classes) {
+    const KnowledgeRecord &first = *members.front();
+    ShapeClass shape;
+    for (size_t i = 0; i < first.dims.size(); ++i) {
+      int64_t multiple = 0, low = INT64_MAX, high = 0;
+      for (const KnowledgeRecord *member : members) {
+        multiple = std::gcd(multiple, member->dims[i]);
+        low = std::min(low, member->dims[i]);
+        high = std::max(high, member->dims[i]);
+      }
+      shape.multipleOf.push_back(std::max<int64_t>(multiple, 1));
+      shape.min.push_back(low);
+      shape.max.push_back(high);
+    }
+    std::string types = first.elementTypes;
+    std::replace(types.begin(), types.end(), ',', '_');
+    std::string name =
+        "class_" + first.opKind + "_" + types + "_" +
+        llvm::utohexstr(llvm::xxh3_64bits(key), /*LowerCase=*/true)
+            .substr(0, 8);
+    mlir::int21::cpu::Knobs knobs;
+    for (const auto &[knob, value] : first.schedule.knobs)
+      knobs[knob] = value;
+    if (failed(mlir::int21::cpu::addResolvedSchedule(
+            *actions, first.schedule.sequence, knobs, "schedule_" + name)))
+      return llvm::createStringError("the schedule " +
+                                     describe(first.schedule) +
+                                     " of a shape class does not resolve");
+    auto action =
+        actions->lookupSymbol<transform::NamedSequenceOp>("schedule_" + name);
+    SmallVector<Attribute> kernels;
+    for (const KnowledgeRecord *member : members)
+      kernels.push_back(b.getStringAttr(member->signature));
+    action->setAttr(
+        kClassAttr,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("template",
+                            b.getStringAttr(first.schedule.sequence)),
+             b.getNamedAttr("knobs",
+                            cast<DictionaryAttr>(recordToAttr(b, first).get(
+                                "knobs"))),
+             b.getNamedAttr("kernels", b.getArrayAttr(kernels))}));
+    classNames.push_back(name);
+    shapeClasses.push_back(std::move(shape));
+  }
+
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// int21 schedule library for " << target << ": " << chosen.size()
@@ -332,9 +420,12 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
     return text;
   }
   os << "    %done = transform.foreach_match in %root\n";
-  for (auto [i, name] : llvm::enumerate(names))
+  // The exact shapes first, then the classes.
+  std::vector<std::string> all = names;
+  all.insert(all.end(), classNames.begin(), classNames.end());
+  for (auto [i, name] : llvm::enumerate(all))
     os << "        @match_" << name << " -> @schedule_" << name
-       << (i + 1 < names.size() ? ",\n" : "\n");
+       << (i + 1 < all.size() ? ",\n" : "\n");
   os << "      : (!transform.any_op) -> !transform.any_op\n"
      << "    transform.yield\n"
      << "  }\n";
@@ -353,6 +444,33 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
        << " on " << record->machine << "\n"
        << "  // " << describe(record->schedule) << "\n";
     os << matcherText(*record, "match_" + name);
+    std::string prefix = "schedule_" + name;
+    for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
+      llvm::StringRef symbol = sequence.getSymName();
+      if (symbol == prefix || symbol.starts_with(prefix + ".")) {
+        os << printIndented(sequence);
+        printed.insert(symbol);
+      }
+    }
+  }
+  auto dimsText = [](const std::vector<int64_t> &dims) {
+    std::string text;
+    for (auto [i, dim] : llvm::enumerate(dims))
+      text += (i ? "x" : "") + std::to_string(dim);
+    return text;
+  };
+  for (auto [c, name] : llvm::enumerate(classNames)) {
+    const auto &members = classes[c].second;
+    const KnowledgeRecord &first = *members.front();
+    os << "\n  // Shape class of " << first.opKind << " " << first.elementTypes
+       << ": loop sizes multiples of " << dimsText(shapeClasses[c].multipleOf)
+       << " from " << dimsText(shapeClasses[c].min) << " to "
+       << dimsText(shapeClasses[c].max) << ", where this schedule won on";
+    for (auto [i, member] : llvm::enumerate(members))
+      os << (i ? "," : "") << " " << dimsText(member->dims) << " ("
+         << llvm::format("%.2f", member->speedup()) << "x)";
+    os << "\n  // " << describe(first.schedule) << "\n";
+    os << matcherText(first, "match_" + name, &shapeClasses[c]);
     std::string prefix = "schedule_" + name;
     for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
       llvm::StringRef symbol = sequence.getSymName();
@@ -436,11 +554,25 @@ llvm::Expected<unsigned> applyLibrary(ModuleOp module, llvm::StringRef text,
     std::string why;
     std::optional<KnowledgeRecord> record =
         dict ? recordFromAttr(dict, why) : std::nullopt;
+    // A shape class names its schedule only.
+    if (auto shape = act ? act->getAttrOfType<DictionaryAttr>(kClassAttr)
+                         : DictionaryAttr()) {
+      auto sequence = shape.getAs<StringAttr>("template");
+      auto knobs = shape.getAs<DictionaryAttr>("knobs");
+      if (sequence && knobs) {
+        record = KnowledgeRecord();
+        record->schedule.sequence = sequence.str();
+        for (NamedAttribute knob : knobs)
+          if (auto value = dyn_cast<IntegerAttr>(knob.getValue()))
+            record->schedule.knobs[knob.getName().str()] = value.getInt();
+      }
+    }
     if (!match || !record)
       return llvm::createStringError(
           "schedule library '" + name + "': @" +
           action.getLeafReference().getValue() +
-          (!match ? " has no matcher" : " carries no int21.record"));
+          (!match ? " has no matcher"
+                  : " carries no int21.record or int21.shape_class"));
     if (copied.insert(match.getSymName()).second)
       os << printIndented(match);
     std::string annotate = "annotate_" + std::to_string(i);

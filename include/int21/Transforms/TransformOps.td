@@ -76,4 +76,32 @@ def Int21_MatchAnchorOp : Op<Transform_Dialect, "int21.match.anchor", [
   }];
 }
 
+def Int21_MatchShapeClassOp : Op<Transform_Dialect, "int21.match.shape_class", [
+    SingleOpMatcher, MatchOpInterface, MemoryEffectsOpInterface]> {
+  let summary = "Matches a structured op whose loop sizes lie in a class";
+  let description = [{
+    Succeeds when the payload of `op` is one structured (linalg) op with as
+    many loops as `multiple_of` has entries, and each loop size `s_i` has
+    `s_i % multiple_of[i] == 0` and `min[i] <= s_i <= max[i]`: a shape class
+    that a schedule was verified on. Produces a silenceable failure
+    otherwise.
+
+    ```mlir
+    transform.int21.match.shape_class %anchor multiple_of [16, 64, 16]
+        min [16, 64, 32] max [64, 256, 48] : !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::mlir::int21";
+  let arguments = (ins TransformHandleTypeInterface:$op,
+                       DenseI64ArrayAttr:$multiple_of,
+                       DenseI64ArrayAttr:$min,
+                       DenseI64ArrayAttr:$max);
+  let assemblyFormat = "$op `multiple_of` $multiple_of `min` $min `max` $max "
+                       "attr-dict `:` type($op)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = SingleOpMatcher.extraDeclaration # [{
+    ::mlir::Value getOperandHandle() { return getOp(); }
+  }];
+}
+
 #endif // INT21_TRANSFORMS_TRANSFORMOPS

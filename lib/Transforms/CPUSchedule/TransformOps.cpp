@@ -5,6 +5,7 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/CPUSchedule.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 
@@ -63,6 +64,35 @@ MatchAnchorOp::matchOperation(Operation *current,
   if (!anchor)
     return emitSilenceableError() << "the group has no main op";
   results.set(cast<OpResult>(getAnchor()), {anchor});
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult MatchShapeClassOp::verify() {
+  size_t rank = getMultipleOf().size();
+  if (getMin().size() != rank || getMax().size() != rank)
+    return emitOpError("expects multiple_of, min and max of one length");
+  for (size_t i = 0; i < rank; ++i)
+    if (getMultipleOf()[i] < 1 || getMin()[i] > getMax()[i])
+      return emitOpError("expects positive multiples and min <= max, loop ")
+             << i;
+  return success();
+}
+
+DiagnosedSilenceableFailure
+MatchShapeClassOp::matchOperation(Operation *current,
+                                  transform::TransformResults &results,
+                                  transform::TransformState &state) {
+  auto op = dyn_cast<linalg::LinalgOp>(current);
+  if (!op)
+    return emitSilenceableError() << "not a structured op";
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  if (sizes.size() != getMultipleOf().size())
+    return emitSilenceableError() << "has " << sizes.size() << " loops";
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (ShapedType::isDynamic(size) || size % getMultipleOf()[i] != 0 ||
+        size < getMin()[i] || size > getMax()[i])
+      return emitSilenceableError() << "loop " << i << " of size " << size
+                                    << " is outside the class";
   return DiagnosedSilenceableFailure::success();
 }
 
