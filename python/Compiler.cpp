@@ -95,18 +95,13 @@ CompileResult compileModel(const CompileRequest &request) {
   // it (creating it), otherwise it is read when it exists.
   std::unique_ptr<int21::search::KnowledgeBase> kb;
   if (request.useKB) {
-    std::string kbPath = request.kbPath.empty()
-                             ? int21::search::KnowledgeBase::defaultPath()
-                             : request.kbPath;
-    if (request.tune || !request.kbPath.empty() ||
-        llvm::sys::fs::exists(kbPath)) {
-      auto opened = int21::search::KnowledgeBase::open(kbPath, !request.tune);
-      if (!opened) {
-        fail(llvm::toString(opened.takeError()));
-        return result;
-      }
-      kb = std::move(*opened);
+    auto opened = int21::search::KnowledgeBase::openForCompile(request.kbPath,
+                                                               request.tune);
+    if (!opened) {
+      fail(llvm::toString(opened.takeError()));
+      return result;
     }
+    kb = std::move(*opened);
   }
   std::string kbError;
   std::string kbTarget = *int21::resolveCPUTarget(request.target, kbError);

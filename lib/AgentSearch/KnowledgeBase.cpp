@@ -272,6 +272,14 @@ std::string KnowledgeBase::defaultPath() {
   return path.str().str();
 }
 
+llvm::Expected<std::unique_ptr<KnowledgeBase>>
+KnowledgeBase::openForCompile(llvm::StringRef path, bool tuning) {
+  std::string file = path.empty() ? defaultPath() : path.str();
+  if (!tuning && path.empty() && !llvm::sys::fs::exists(file))
+    return nullptr;
+  return open(file, /*readOnly=*/!tuning);
+}
+
 std::string KnowledgeBase::thisMachine() {
   char host[256] = {};
   if (gethostname(host, sizeof(host) - 1) != 0)

@@ -91,7 +91,7 @@ auto ::int21::resolveCPUTarget(StringRef target,
 // Metadata
 //===----------------------------------------------------------------------===//
 
-static std::optional<DType> dtypeOf(Type element) {
+auto ::int21::engineDType(Type element) -> std::optional<DType> {
   if (element.isF16())
     return DType::F16;
   if (element.isBF16())
@@ -130,7 +130,7 @@ static FailureOr<TensorSpec> specOf(Operation *where, Type type,
   if (!tensor || !tensor.hasStaticShape())
     return where->emitError() << kind << " '" << spec.name
                               << "' needs a static shape, has " << type;
-  std::optional<DType> dtype = dtypeOf(tensor.getElementType());
+  std::optional<DType> dtype = ::int21::engineDType(tensor.getElementType());
   if (!dtype)
     return where->emitError() << kind << " '" << spec.name
                               << "' has an element type engines do not "

@@ -78,35 +78,6 @@ private:
 
 } // namespace
 
-static std::optional<DType> dtypeOf(Type element) {
-  if (element.isF16())
-    return DType::F16;
-  if (element.isBF16())
-    return DType::BF16;
-  if (element.isF32())
-    return DType::F32;
-  if (element.isF64())
-    return DType::F64;
-  auto integer = dyn_cast<IntegerType>(element);
-  if (!integer)
-    return std::nullopt;
-  bool isUnsigned = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 1:
-    return DType::Bool;
-  case 8:
-    return isUnsigned ? DType::U8 : DType::I8;
-  case 16:
-    return isUnsigned ? DType::U16 : DType::I16;
-  case 32:
-    return isUnsigned ? DType::U32 : DType::I32;
-  case 64:
-    return isUnsigned ? DType::U64 : DType::I64;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// Bytes of one element of `type` as engines store it (i1 in a byte).
 static uint64_t elementBytes(Type type) {
   if (!type.isIntOrFloat())
@@ -227,7 +198,7 @@ LogicalResult PlanBuilder::classifyArguments() {
     auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
     spec.name = name ? name.str()
                      : ((isInput ? "input_" : "output_") + Twine(index)).str();
-    std::optional<DType> dtype = dtypeOf(type.getElementType());
+    std::optional<DType> dtype = ::int21::engineDType(type.getElementType());
     if (!dtype || !type.hasStaticShape() || !type.getLayout().isIdentity())
       return main.emitError("argument ")
              << i

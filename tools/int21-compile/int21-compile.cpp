@@ -332,19 +332,14 @@ int main(int argc, char **argv) {
                  !::int21::runtime::isGpuTarget(compileOptions.target) &&
                  !StringRef(inputFile).ends_with(".mlir");
   if (!noKB && (tuneFlag || applyKB)) {
-    std::string path = kbPath.empty()
-                           ? ::int21::search::KnowledgeBase::defaultPath()
-                           : kbPath.getValue();
-    if (tuneFlag || kbPath.getNumOccurrences() ||
-        llvm::sys::fs::exists(path)) {
-      auto opened = ::int21::search::KnowledgeBase::open(path, !tuneFlag);
-      if (!opened) {
-        llvm::errs() << "int21-compile: error: "
-                     << llvm::toString(opened.takeError()) << "\n";
-        return 1;
-      }
-      kb = std::move(*opened);
+    auto opened = ::int21::search::KnowledgeBase::openForCompile(kbPath,
+                                                                 tuneFlag);
+    if (!opened) {
+      llvm::errs() << "int21-compile: error: "
+                   << llvm::toString(opened.takeError()) << "\n";
+      return 1;
     }
+    kb = std::move(*opened);
   }
   bool gpuTarget = ::int21::runtime::isGpuTarget(compileOptions.target);
   if (compiles && gpuTarget &&

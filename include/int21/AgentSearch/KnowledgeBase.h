@@ -119,6 +119,13 @@ public:
   static llvm::Expected<std::unique_ptr<KnowledgeBase>>
   open(llvm::StringRef path, bool readOnly = false);
 
+  /// The knowledge base a compile uses: `path`, or the default one when
+  /// empty. A search opens it for writing (creating it); otherwise it is
+  /// opened for reading, and a missing default one is no knowledge base
+  /// (null), a missing named one an error.
+  static llvm::Expected<std::unique_ptr<KnowledgeBase>>
+  openForCompile(llvm::StringRef path, bool tuning);
+
   /// $XDG_CACHE_HOME/int21/kb.sqlite, or ~/.cache/int21/kb.sqlite.
   static std::string defaultPath();
 

@@ -21,6 +21,7 @@
 #include "llvm/IR/Module.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace int21 {
@@ -55,6 +56,10 @@ llvm::StringRef compilerVersion();
 /// with a message in `error`.
 mlir::FailureOr<std::string> resolveCPUTarget(llvm::StringRef target,
                                               std::string &error);
+
+/// The engine dtype of an element type (signless integers are signed), or
+/// std::nullopt for a type engines cannot hold.
+std::optional<runtime::DType> engineDType(mlir::Type element);
 
 /// The inputs and outputs of `module`'s @main as an engine records them.
 mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
