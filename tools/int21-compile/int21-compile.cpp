@@ -4,6 +4,7 @@
 #include "int21/AgentSearch/Measure.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/PTX.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
@@ -31,7 +32,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class EmitKind { Int21, Linalg, LLVM, Engine };
+enum class EmitKind { Int21, Linalg, LLVM, Engine, GPU, PTX, Resources };
 
 /// `text` with control characters (from corrupt names) made visible, so that
 /// every diagnostic stays on one line.
@@ -103,12 +104,21 @@ int main(int argc, char **argv) {
                  clEnumValN(EmitKind::LLVM, "llvm",
                             "optimised LLVM IR of the engine's code"),
                  clEnumValN(EmitKind::Engine, "engine",
-                            "a .int21 engine: code, weights and metadata")),
+                            "a .int21 engine: code, weights and metadata"),
+                 clEnumValN(EmitKind::GPU, "gpu",
+                            "GPU targets: the host code and the outlined "
+                            "kernels (GPU dialect), before NVVM"),
+                 clEnumValN(EmitKind::PTX, "ptx",
+                            "GPU targets: every kernel in one PTX module"),
+                 clEnumValN(EmitKind::Resources, "resources",
+                            "GPU targets: the PTX assembled with ptxas, one "
+                            "line per kernel with its registers, shared "
+                            "memory and spills")),
       cl::cat(category));
   cl::opt<std::string> target(
       "target",
-      cl::desc("Where the engine runs: 'cpu' (this machine) or "
-               "'cpu:<triple>:<cpu>'"),
+      cl::desc("Where the engine runs: 'cpu' (this machine), "
+               "'cpu:<triple>:<cpu>', or an NVIDIA GPU: 'sm_80', 'sm_90'"),
       cl::value_desc("target"), cl::init(""), cl::cat(category));
   cl::opt<bool> noSchedule(
       "no-schedule",
@@ -120,6 +130,12 @@ int main(int argc, char **argv) {
       cl::desc("Knob values over the default CPU schedule's, "
                "TEMPLATE.NAME=VALUE,... (e.g. cpu.matmul.reg_m=4)"),
       cl::value_desc("knobs"), cl::init(""), cl::cat(category));
+  cl::opt<std::string> gpuSchedules(
+      "gpu-schedules",
+      cl::desc("With a CPU target: schedule with the GPU templates of this "
+               "chip (sm_80, sm_90), shared memory as plain buffers, to check "
+               "the GPU tiling on the CPU"),
+      cl::value_desc("chip"), cl::init(""), cl::cat(category));
   cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                              cl::init(3), cl::Prefix, cl::cat(category));
   cl::list<std::string> inputShapes(
@@ -248,13 +264,49 @@ int main(int argc, char **argv) {
       emit.getNumOccurrences() ? emit.getValue()
                                : (target.empty() ? EmitKind::Int21
                                                  : EmitKind::Engine);
-  bool compiles = emitKind == EmitKind::LLVM || emitKind == EmitKind::Engine;
+  bool gpuTarget = ::int21::isGPUTarget(target);
+  bool gpuEmit = emitKind == EmitKind::GPU || emitKind == EmitKind::PTX ||
+                 emitKind == EmitKind::Resources;
+  if (gpuEmit && !gpuTarget) {
+    llvm::errs() << "int21-compile: error: --emit=gpu, ptx and resources "
+                    "need a GPU target (--target=sm_80 or sm_90)\n";
+    return 1;
+  }
+  if (gpuTarget) {
+    std::string error;
+    if (failed(::int21::checkGPUTarget(target, error))) {
+      llvm::errs() << "int21-compile: error: --target: " << error << "\n";
+      return 1;
+    }
+    if (!gpuEmit && emitKind != EmitKind::Int21 &&
+        emitKind != EmitKind::Linalg) {
+      llvm::errs() << "int21-compile: error: GPU engines are not built yet: "
+                      "use --emit=ptx\n";
+      return 1;
+    }
+    if (tuneFlag) {
+      llvm::errs() << "int21-compile: error: --tune searches CPU schedules "
+                      "only (--target=cpu)\n";
+      return 1;
+    }
+  }
+  if (!gpuSchedules.empty()) {
+    std::string error;
+    if (gpuTarget || failed(::int21::checkGPUTarget(gpuSchedules, error))) {
+      llvm::errs() << "int21-compile: error: --gpu-schedules: "
+                   << (gpuTarget ? "only with a CPU target" : error) << "\n";
+      return 1;
+    }
+  }
+  bool compiles = emitKind == EmitKind::LLVM || emitKind == EmitKind::Engine ||
+                  gpuEmit;
   ::int21::CompileOptions compileOptions;
   compileOptions.target = target.empty() ? "cpu" : target.getValue();
   compileOptions.optLevel = std::min(3u, optLevel.getValue());
   compileOptions.schedule = !noSchedule;
   compileOptions.knobs = scheduleKnobs;
   compileOptions.strictSchedules = strictSchedules;
+  compileOptions.gpuSchedules = gpuSchedules;
   ::int21::search::TuneOptions tuneOptions;
   if (tuneFlag) {
     if (emitKind != EmitKind::Engine) {
@@ -293,7 +345,7 @@ int main(int argc, char **argv) {
     tuneOptions.workerExecutable = llvm::sys::fs::getMainExecutable(
         argv[0], reinterpret_cast<void *>(&parseFaults));
   }
-  if (compiles) {
+  if (compiles && !gpuTarget) {
     std::string error;
     if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
       llvm::errs() << "int21-compile: error: --target: " << error << "\n";
@@ -440,6 +492,43 @@ int main(int argc, char **argv) {
         continue;
       }
       tuned = std::move(*result);
+    }
+    if (compiles && gpuTarget) {
+      compileOptions.timing = &rootTimer;
+      if (failed(::int21::lowerToGPUHost(**module, compileOptions))) {
+        failedAny = true;
+        continue;
+      }
+      if (emitKind == EmitKind::GPU) {
+        (**module)->print(output->os(), flags);
+        output->os() << "\n";
+        continue;
+      }
+      FailureOr<std::string> ptx =
+          ::int21::lowerKernelsToPTX(**module, compileOptions.target);
+      if (failed(ptx)) {
+        failedAny = true;
+        continue;
+      }
+      if (emitKind == EmitKind::PTX) {
+        output->os() << *ptx;
+        continue;
+      }
+      llvm::Expected<::int21::PTXAssembly> assembled =
+          ::int21::assemblePTX(*ptx, compileOptions.target);
+      if (!assembled) {
+        llvm::errs() << "int21-compile: error: "
+                     << llvm::toString(assembled.takeError()) << "\n";
+        failedAny = true;
+        continue;
+      }
+      for (const ::int21::KernelResources &kernel : assembled->kernels)
+        output->os() << kernel.name << " registers=" << kernel.registers
+                     << " shared=" << kernel.sharedBytes
+                     << " spill_stores=" << kernel.spillStores
+                     << " spill_loads=" << kernel.spillLoads
+                     << " stack=" << kernel.stackBytes << "\n";
+      continue;
     }
     if (compiles) {
       compileOptions.timing = &rootTimer;
