@@ -86,8 +86,8 @@ llvm::Expected<int21::PTXAssembly> int21::assemblePTX(StringRef ptx,
     os << ptx;
   }
   std::string arch = ("-arch=" + chip).str();
-  llvm::SmallVector<StringRef> args = {*ptxas, arch, "-v", "-o", cubinPath,
-                                       ptxPath};
+  llvm::SmallVector<StringRef> args = {*ptxas, arch,      "-v",
+                                       "-o",   cubinPath, ptxPath};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   std::string error;

@@ -49,15 +49,13 @@ bool hasMapping(Operation *op, function_ref<bool(Attribute)> pred) {
 }
 
 bool isBlockLoop(Operation *op) {
-  return hasMapping(op, [](Attribute a) {
-    return isa<gpu::GPUBlockMappingAttr>(a);
-  });
+  return hasMapping(
+      op, [](Attribute a) { return isa<gpu::GPUBlockMappingAttr>(a); });
 }
 
 bool isThreadLoop(Operation *op) {
-  return hasMapping(op, [](Attribute a) {
-    return isa<gpu::GPUThreadMappingAttr>(a);
-  });
+  return hasMapping(
+      op, [](Attribute a) { return isa<gpu::GPUThreadMappingAttr>(a); });
 }
 
 /// Whether `op` lies in a thread loop of `kernel`.
@@ -105,8 +103,7 @@ FailureOr<SmallVector<int64_t, 3>> getBlockDims(scf::ForallOp kernel) {
 /// Spreads `op` (a linalg op a block runs outside its thread loops) over
 /// the block's threads: its innermost parallel dimensions get the x, y, z
 /// threads. An op without parallel dimensions runs on thread 0 alone.
-LogicalResult distributeOverThreads(RewriterBase &rewriter,
-                                    linalg::LinalgOp op,
+LogicalResult distributeOverThreads(RewriterBase &rewriter, linalg::LinalgOp op,
                                     ArrayRef<int64_t> blockDims) {
   MLIRContext *ctx = op->getContext();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -122,8 +119,8 @@ LogicalResult distributeOverThreads(RewriterBase &rewriter,
     if (next == 3)
       break;
     numThreads[d] = rewriter.getIndexAttr(blockDims[next]);
-    tiled.push_back({static_cast<unsigned>(d),
-                     static_cast<gpu::MappingId>(next)});
+    tiled.push_back(
+        {static_cast<unsigned>(d), static_cast<gpu::MappingId>(next)});
     ++next;
   }
   rewriter.setInsertionPoint(op);
@@ -188,8 +185,7 @@ bool isHostCompute(Operation *op) {
   return !effects || effects.hasEffect<MemoryEffects::Write>();
 }
 
-struct GPUMapForallPass
-    : int21::impl::Int21GPUMapForallBase<GPUMapForallPass> {
+struct GPUMapForallPass : int21::impl::Int21GPUMapForallBase<GPUMapForallPass> {
   using Base::Base;
 
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -266,6 +262,30 @@ struct GPUMapForallPass
       if (failed(distributeOverThreads(rewriter, op, *dims)))
         return failure();
 
+    // Other writes a block runs outside its thread loops (stores of a scan
+    // or scatter that no template scheduled) are made by thread 0 alone:
+    // all threads writing at once would race on read-modify-writes.
+    SmallVector<Operation *> writers;
+    kernel.walk([&](Operation *op) {
+      if (op == kernel.getOperation() || op->getNumRegions() > 0 ||
+          op->getNumResults() > 0 || isa<linalg::LinalgOp>(op) ||
+          inThreadLoop(op, kernel))
+        return;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (effects && effects.hasEffect<MemoryEffects::Write>() &&
+          !isa<memref::DeallocOp>(op))
+        writers.push_back(op);
+    });
+    for (Operation *op : writers) {
+      rewriter.setInsertionPoint(op);
+      auto loop = scf::ForallOp::create(
+          rewriter, op->getLoc(),
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, ValueRange{},
+          rewriter.getArrayAttr(
+              {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+      op->moveBefore(loop.getBody()->getTerminator());
+    }
+
     // Temporaries: a thread's own are private (hoisted to the kernel's
     // entry), a block's are shared memory.
     Attribute workgroup =
@@ -297,8 +317,7 @@ struct GPUMapForallPass
       rewriter.replaceOp(alloc, cast.getResult());
     }
     kernel.walk([&](memref::DeallocOp dealloc) { dealloc.erase(); });
-    kernel->setAttr("int21.block_dims",
-                    rewriter.getDenseI64ArrayAttr(*dims));
+    kernel->setAttr("int21.block_dims", rewriter.getDenseI64ArrayAttr(*dims));
     return success();
   }
 
@@ -322,8 +341,7 @@ struct GPUMapForallPass
     OwningOpRef<ModuleOp> transforms = parseSourceString<ModuleOp>(text, ctx);
     if (!transforms)
       return failure();
-    auto sequence =
-        transforms->lookupSymbol<transform::NamedSequenceOp>("map");
+    auto sequence = transforms->lookupSymbol<transform::NamedSequenceOp>("map");
     Block *block = kernel->getBlock();
     Location loc = kernel.getLoc();
     DenseSet<Operation *> existing;
@@ -385,15 +403,15 @@ struct GPUMergeModulesPass
     }
     bool ok = true;
     module.walk([&](gpu::LaunchFuncOp launch) {
-      auto it = renamed.find({launch.getKernelModuleName(),
-                              launch.getKernelName()});
+      auto it =
+          renamed.find({launch.getKernelModuleName(), launch.getKernelName()});
       if (it == renamed.end()) {
         launch.emitError("launches a kernel that is not outlined");
         ok = false;
         return;
       }
-      launch.setKernelAttr(SymbolRefAttr::get(
-          ctx, kName, {FlatSymbolRefAttr::get(it->second)}));
+      launch.setKernelAttr(
+          SymbolRefAttr::get(ctx, kName, {FlatSymbolRefAttr::get(it->second)}));
     });
     if (!ok)
       return signalPassFailure();

@@ -53,7 +53,7 @@ gpu::Knobs gpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
 }
 
 gpu::Knobs gpu::parallelKnobs(llvm::ArrayRef<int64_t> shape,
-                         llvm::ArrayRef<unsigned> tiled) {
+                              llvm::ArrayRef<unsigned> tiled) {
   gpu::Knobs knobs;
   // One output (or output row, for a reduction) per thread; the innermost
   // tiled dimension gets the threads first, so that neighbouring threads
