@@ -54,6 +54,7 @@ func.func @matmul_bias_relu(%a: tensor<64x256xf32>, %b: tensor<256x1024xf32>, %b
 // computed by that thread.
 
 // CHECK-LABEL: func.func @softmax
+// CHECK-NOT:     linalg.generic
 // CHECK:         scf.forall ({{.*}}) in (1)
 // CHECK:           scf.forall ({{.*}}) in (64)
 // CHECK-COUNT-2:     iterator_types = ["parallel", "reduction"]
@@ -92,4 +93,35 @@ func.func @relu_nchw(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
     int21.yield %r : tensor<1x64x56x56xf32>
   } : tensor<1x64x56x56xf32>
   return %0 : tensor<1x64x56x56xf32>
+}
+
+// -----
+
+// A matmul with one row (a classifier): the bias, which the group's
+// preparation runs over [n], is expanded back to [1, n] so that it fuses
+// with the matmul and the matmul template (shared memory) applies.
+
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+#map4 = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @classifier
+// CHECK-NOT:     linalg.matmul
+// CHECK:         scf.forall ({{.*}}) in (1, 20)
+// CHECK:           bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<1x32xf32>
+// CHECK:           linalg.matmul
+// CHECK:         } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NOT:     linalg.generic
+func.func @classifier(%x: tensor<1x512xf32>, %w: tensor<512x1000xf32>, %bias: tensor<1000xf32>) -> tensor<1x1000xf32> {
+  %0 = int21.fusion_group {
+    %cst = arith.constant 0.000000e+00 : f32
+    %e = tensor.empty() : tensor<1x1000xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<1x512xf32>, tensor<512x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    %add = linalg.generic {indexing_maps = [#map3, #map4, #map3], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<1x1000xf32>, tensor<1000xf32>) outs(%e : tensor<1x1000xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    } -> tensor<1x1000xf32>
+    int21.yield %add : tensor<1x1000xf32>
+  } : tensor<1x1000xf32>
+  return %0 : tensor<1x1000xf32>
 }

@@ -282,7 +282,8 @@ SmallVector<Plan> planGPUDefaults(FusionGroupOp group) {
       bool batched = isa<linalg::BatchMatmulOp>(anchor);
       size_t b = batched ? 1 : 0;
       plan.sequence = batched ? "gpu.batch_matmul" : "gpu.matmul";
-      plan.knobs = mlir::int21::gpu::matmulKnobs(loops[b], loops[b + 1], loops[b + 2]);
+      plan.knobs = mlir::int21::gpu::matmulKnobs(loops[b], loops[b + 1],
+                                                 loops[b + 2]);
       plan.dims = {loops[b], loops[b + 1], loops[b + 2]};
       plan.tags.push_back({root, kRootTag});
       plan.tags.push_back({anchor, kAnchorTag});
@@ -518,6 +519,8 @@ void wrapInGroup(linalg::LinalgOp op) {
   YieldOp::create(b, op->getLoc(), op->getResults());
 }
 
+void moveYieldedReshapesOut(FusionGroupOp group);
+
 /// Reshapes at a group's boundary are data movement, not work: a reshape
 /// of a value from outside moves before the group, and a reshape of a
 /// yielded value after it, so that the group ends in its compute op (a
@@ -559,6 +562,15 @@ void moveReshapesOut(FusionGroupOp group) {
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
   }
+  moveYieldedReshapesOut(group);
+}
+
+/// Moves reshapes of yielded values after the group (see moveReshapesOut).
+void moveYieldedReshapesOut(FusionGroupOp group) {
+  auto isReshape = [](Operation *op) {
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        op);
+  };
   YieldOp yield = group.getYield();
   for (OpOperand &operand : yield->getOpOperands()) {
     Operation *reshape = operand.get().getDefiningOp();
@@ -610,13 +622,14 @@ FailureOr<llvm::StringMap<cpu::Knobs>> parseKnobOption(StringRef option,
 /// a contraction's accumulator, of its block).
 void prepareGroupForGPU(FusionGroupOp group) {
   MLIRContext *ctx = group->getContext();
-  // An elementwise op with several users in the group (a softmax's exp, read
-  // by the sum and by the division) is computed once per user, so that each
-  // copy fuses into its user: otherwise the tiles that fuse one user still
-  // read the op's whole result, computed outside any kernel.
-  for (linalg::LinalgOp op : getLinalgOps(group)) {
-    if (!isAllParallel(op) || op->getNumResults() != 1 ||
-        !isa<linalg::GenericOp>(op.getOperation()))
+  // An op with several users in the group (a softmax's row max, read by
+  // the exponentials of the sum and of the division) is computed once per
+  // user, so that each copy fuses into its user: otherwise the tiles that
+  // fuse one user still read the op's whole result, computed outside any
+  // kernel. Consumers first, so that the copies' producers are copied too.
+  SmallVector<linalg::LinalgOp> groupOps = getLinalgOps(group);
+  for (linalg::LinalgOp op : llvm::reverse(groupOps)) {
+    if (op->getNumResults() != 1)
       continue;
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : op->getResult(0).getUses())
@@ -638,10 +651,20 @@ void prepareGroupForGPU(FusionGroupOp group) {
                  fused->getOwner()->getParentOp() == group.getOperation() &&
                  fused->get().hasOneUse();
         });
+    // A reshape between ops of the group (a matmul's [1, n] result
+    // collapsed for its bias) stops fusion: the consumer is expanded to the
+    // producer's shape instead, the reshape moving to the group's result.
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [&](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          return producer && producer->getParentOp() == group.getOperation() &&
+                 fused->getOwner()->getParentOp() == group.getOperation();
+        });
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
   }
+  moveYieldedReshapesOut(group);
   linalg::LinalgOp root = getRoot(group);
   for (linalg::LinalgOp op : getLinalgOps(group)) {
     if (op == root)
@@ -944,7 +967,8 @@ mlir::int21::cpu::getScheduleChoices(FusionGroupOp group,
         domain.name = knob.getName().str();
         if (std::optional<SmallVector<int64_t>> derived =
                 target == ScheduleTarget::GPU
-                    ? mlir::int21::gpu::knobDomain(plan.sequence, domain.name, plan.dims)
+                    ? mlir::int21::gpu::knobDomain(plan.sequence, domain.name,
+                                                   plan.dims)
                     : cpu::knobDomain(plan.sequence, domain.name, plan.dims))
           domain.options = std::move(*derived);
         else if (auto options = dyn_cast<ArrayAttr>(knob.getOptions()))
@@ -1005,6 +1029,7 @@ bool mlir::int21::cpu::isPlausible(const ScheduleChoice &choice, const Knobs &kn
       return false;
     }
   if (StringRef(choice.sequence).starts_with("gpu."))
-    return mlir::int21::gpu::checkKnobs(choice.sequence, knobs, choice.dims, why);
+    return mlir::int21::gpu::checkKnobs(choice.sequence, knobs, choice.dims,
+                                        why);
   return cpu::checkKnobs(choice.sequence, knobs, choice.dims, why);
 }
