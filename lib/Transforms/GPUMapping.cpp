@@ -10,6 +10,7 @@
 
 #include "int21/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -204,6 +205,9 @@ struct GPUMapForallPass : int21::impl::Int21GPUMapForallBase<GPUMapForallPass> {
         copy.erase();
     });
 
+    if (failed(moveAllocsToWorkspace(func)))
+      return signalPassFailure();
+
     // Compute left on the host becomes a kernel of its own.
     for (Operation &op :
          llvm::make_early_inc_range(func.getBody().front().getOperations()))
@@ -229,6 +233,61 @@ struct GPUMapForallPass : int21::impl::Int21GPUMapForallBase<GPUMapForallPass> {
             << op.getName() << "' to the GPU: it would stay on the host";
         return signalPassFailure();
       }
+  }
+
+  /// Host buffers int21-plan-workspace left (those of booleans, whose
+  /// elements are not whole bytes for it) are appended to the workspace
+  /// argument (one byte per element, as kernels store them), so that no
+  /// allocation stays on the host.
+  LogicalResult moveAllocsToWorkspace(func::FuncOp func) {
+    SmallVector<memref::AllocOp> allocs;
+    for (auto alloc : func.getBody().front().getOps<memref::AllocOp>()) {
+      MemRefType type = alloc.getType();
+      if (type.hasStaticShape() && type.getLayout().isIdentity() &&
+          !type.getMemorySpace() && type.getElementType().isIntOrFloat())
+        allocs.push_back(alloc);
+    }
+    if (allocs.empty())
+      return success();
+    MLIRContext *ctx = func.getContext();
+    constexpr int64_t kAlign = 64;
+    unsigned last = func.getNumArguments();
+    int64_t size = 0;
+    if (last > 0)
+      if (auto attr = func.getArgAttrOfType<IntegerAttr>(last - 1,
+                                                         "int21.workspace"))
+        size = attr.getInt();
+    if (size == 0 && (last == 0 || !func.getArgAttr(last - 1,
+                                                    "int21.workspace"))) {
+      if (failed(func.insertArgument(
+              last, MemRefType::get({0}, IntegerType::get(ctx, 8)),
+              DictionaryAttr::get(ctx), func.getLoc())))
+        return failure();
+      last = func.getNumArguments();
+    }
+    BlockArgument workspace = func.getArgument(last - 1);
+    OpBuilder b(ctx);
+    for (memref::AllocOp alloc : allocs) {
+      MemRefType type = alloc.getType();
+      int64_t bytes = type.getNumElements() *
+                      std::max<int64_t>(
+                          1, type.getElementType().getIntOrFloatBitWidth() / 8);
+      size = llvm::alignTo(size, kAlign);
+      b.setInsertionPoint(alloc);
+      Value offset = arith::ConstantIndexOp::create(b, alloc.getLoc(), size);
+      auto view = memref::ViewOp::create(b, alloc.getLoc(), type, workspace,
+                                         offset, ValueRange{});
+      alloc.replaceAllUsesWith(view.getResult());
+      alloc.erase();
+      size += bytes;
+    }
+    auto wsType = MemRefType::get({size}, IntegerType::get(ctx, 8));
+    workspace.setType(wsType);
+    SmallVector<Type> inputs(func.getBody().front().getArgumentTypes());
+    func.setType(FunctionType::get(ctx, inputs, func.getResultTypes()));
+    func.setArgAttr(last - 1, "int21.workspace",
+                    IntegerAttr::get(IntegerType::get(ctx, 64), size));
+    return success();
   }
 
   /// Makes `kernel` safe to map (see the pass description).

@@ -17,10 +17,10 @@ func.func @host_result(%m: memref<4xf32>) -> f32 {
 
 // -----
 
-// A host allocation that no workspace took stays on the host.
-func.func @host_alloc(%m: memref<4xf32>) {
+// A host allocation of a dynamic size cannot go to the workspace.
+func.func @host_alloc(%m: memref<?xf32>, %n: index) {
   // expected-error @+1 {{cannot map 'memref.alloc' to the GPU: it would stay on the host}}
-  %a = memref.alloc() : memref<4xf32>
-  memref.copy %m, %a : memref<4xf32> to memref<4xf32>
+  %a = memref.alloc(%n) : memref<?xf32>
+  memref.copy %m, %a : memref<?xf32> to memref<?xf32>
   return
 }
