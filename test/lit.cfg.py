@@ -78,8 +78,19 @@ config.substitutions.append(
         ),
     )
 )
-if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+# ptxas as int21's own lookup finds it ($INT21_PTXAS, PATH, CUDA's default
+# place); GPU tests that assemble PTX REQUIRE it and are reported
+# UNSUPPORTED on machines without the CUDA toolkit.
+ptxas = os.environ.get("INT21_PTXAS") or shutil.which("ptxas")
+if not ptxas and os.path.exists("/usr/local/cuda/bin/ptxas"):
+    ptxas = "/usr/local/cuda/bin/ptxas"
+if ptxas:
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    if "INT21_PTXAS" in os.environ:
+        config.environment["INT21_PTXAS"] = os.environ["INT21_PTXAS"]
+else:
+    lit_config.note("ptxas not found: the GPU tests that assemble PTX are skipped")
 # GPU tests: "cuda-driver" where libcuda.so.1 loads, "cuda" where int21-run
 # sees a GPU (%cuda_chip is device 0's chip, e.g. sm_90).
 try:

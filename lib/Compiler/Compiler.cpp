@@ -1,9 +1,11 @@
 //===- Compiler.cpp - from an imported model to an engine -----------------===//
 
 #include "int21/Compiler/Compiler.h"
+#include "int21/Runtime/GpuPlan.h"
 #include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
@@ -188,9 +190,88 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   mlir::int21::Int21CPUScheduleOptions scheduleOptions;
   scheduleOptions.knobs = options.knobs;
   scheduleOptions.strict = options.strictSchedules;
-  mlir::int21::buildInt21CPUCodegenPipeline(pm, options.schedule,
-                                            scheduleOptions);
+  std::optional<mlir::int21::Int21GPUScheduleOptions> gpuSchedules;
+  if (!options.gpuSchedules.empty()) {
+    std::string error;
+    if (failed(checkGPUTarget(options.gpuSchedules, error)))
+      return module.emitError(error);
+    gpuSchedules.emplace();
+    gpuSchedules->chip = options.gpuSchedules;
+    gpuSchedules->knobs = options.knobs;
+    gpuSchedules->strict = options.strictSchedules;
+    gpuSchedules->hostCheck = true;
+  }
+  mlir::int21::buildInt21CPUCodegenPipeline(
+      pm, options.schedule, scheduleOptions,
+      gpuSchedules ? &*gpuSchedules : nullptr);
   return pm.run(module);
+}
+
+auto ::int21::isGPUTarget(StringRef target) -> bool {
+  return runtime::isGpuTarget(target);
+}
+
+auto ::int21::checkGPUTarget(StringRef target, std::string &error)
+    -> LogicalResult {
+  if (target == "sm_80" || target == "sm_90")
+    return success();
+  error = ("unknown GPU target '" + target + "' (expected sm_80 or sm_90)")
+              .str();
+  return failure();
+}
+
+/// Whether `module` still holds int21 ops other than fusion groups.
+static bool needsLinalgLowering(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        if (isa<mlir::int21::FusionGroupOp, mlir::int21::YieldOp>(op) ||
+            !isa<mlir::int21::Int21Dialect>(op->getDialect()))
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+auto ::int21::lowerToGPUHost(ModuleOp module,
+                             const ::int21::CompileOptions &options)
+    -> LogicalResult {
+  std::string error;
+  if (failed(checkGPUTarget(options.target, error)))
+    return module.emitError(error);
+  PassManager pm(module.getContext());
+  if (options.timing)
+    pm.enableTiming(*options.timing);
+  if (needsLinalgLowering(module))
+    mlir::int21::buildInt21ToLinalgPipeline(pm);
+  mlir::int21::Int21GPUScheduleOptions schedule;
+  schedule.chip = options.target;
+  schedule.knobs = options.knobs;
+  schedule.strict = options.strictSchedules;
+  mlir::int21::buildInt21GPUHostPipeline(pm, options.schedule, schedule);
+  return pm.run(module);
+}
+
+auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
+    -> FailureOr<std::string> {
+  // A model of views and copies only (a reshape, say) has no kernels: an
+  // empty PTX module, which ptxas accepts like any other.
+  if (module.getOps<gpu::GPUModuleOp>().empty())
+    return ("//\n// int21: the model has no kernels\n//\n\n.version 8.0\n"
+            ".target " +
+            chip + "\n.address_size 64\n")
+        .str();
+  PassManager pm(module.getContext());
+  mlir::int21::buildInt21GPUKernelLoweringPipeline(pm, chip);
+  if (failed(pm.run(module)))
+    return failure();
+  std::string ptx;
+  for (auto binary : module.getOps<gpu::BinaryOp>())
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        ptx += object.getObject().getValue().str();
+  if (ptx.empty())
+    return module.emitError("the model has no kernels to emit as PTX");
+  return ptx;
 }
 
 static std::unique_ptr<llvm::TargetMachine>

@@ -600,18 +600,3 @@ auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
   return success();
 }
 
-auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
-    -> LogicalResult {
-  PassManager pm(module.getContext());
-  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
-  ConvertGpuOpsToNVVMOpsOptions nvvm;
-  nvvm.useBarePtrCallConv = true;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
-  GpuNVVMAttachTargetOptions target;
-  target.chip = chip.str();
-  pm.addPass(createGpuNVVMAttachTarget(target));
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
-  return pm.run(module);
-}

@@ -3,6 +3,8 @@
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -13,6 +15,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -26,7 +34,8 @@ void mlir::int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
 
 void mlir::int21::buildInt21CPUCodegenPipeline(
     OpPassManager &pm, bool schedule,
-    const Int21CPUScheduleOptions &scheduleOptions) {
+    const Int21CPUScheduleOptions &scheduleOptions,
+    const Int21GPUScheduleOptions *gpuSchedules) {
   // Tensors: weights become arguments, the signature signless, every group
   // gets its default CPU schedule (tiles, threads, vectors).
   {
@@ -34,7 +43,9 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
     func.addPass(createInt21OutlineWeights());
     func.addPass(createInt21SignlessSignature());
   }
-  if (schedule)
+  if (schedule && gpuSchedules)
+    pm.addPass(createInt21GPUSchedule(*gpuSchedules));
+  else if (schedule)
     pm.addPass(createInt21CPUSchedule(scheduleOptions));
   {
     OpPassManager &func = pm.nest<func::FuncOp>();
@@ -98,7 +109,133 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
   pm.addPass(createInt21CPUEntryPoint());
 }
 
+StringRef mlir::int21::getPTXFeatures(StringRef chip) {
+  // PTX ISA 8.0 (CUDA 12.0) covers sm_80 and sm_90.
+  (void)chip;
+  return "+ptx80";
+}
+
+std::string mlir::int21::findLibdevice() {
+  SmallVector<std::string> roots;
+  if (const char *env = std::getenv("INT21_CUDA_PATH"))
+    roots.push_back(env);
+  if (const char *env = std::getenv("INT21_PTXAS"))
+    roots.push_back(llvm::sys::path::parent_path(
+                        llvm::sys::path::parent_path(env))
+                        .str());
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    roots.push_back(llvm::sys::path::parent_path(
+                        llvm::sys::path::parent_path(*ptxas))
+                        .str());
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  return "";
+}
+
+void mlir::int21::buildInt21GPUHostPipeline(
+    OpPassManager &pm, bool schedule,
+    const Int21GPUScheduleOptions &scheduleOptions) {
+  // Tensors: every non-splat constant becomes a weight (a constant the host
+  // keeps would be host memory that kernels cannot read).
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    Int21OutlineWeightsOptions weights;
+    weights.minElements = 1;
+    func.addPass(createInt21OutlineWeights(weights));
+    func.addPass(createInt21SignlessSignature());
+  }
+  if (schedule)
+    pm.addPass(createInt21GPUSchedule(scheduleOptions));
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(createInt21InlineFusionGroups());
+    func.addPass(createInt21DecomposeAggregates());
+    func.addPass(createCanonicalizerPass());
+  }
+
+  // Buffers: as on the CPU (the same argument order and workspace), without
+  // deallocation: a kernel's temporaries are shared or private memory.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Canonicalization may hoist a block's buffer out of a one-block loop:
+  // the workspace takes it then.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createInt21PlanWorkspace());
+
+  // Kernels: block loops to gpu.launch, outlined into one gpu.module.
+  pm.addNestedPass<func::FuncOp>(createInt21GPUMapForall());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createInt21GPUMergeModules());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::int21::buildInt21GPUKernelLoweringPipeline(OpPassManager &pm,
+                                                      StringRef chip) {
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip.str();
+  target.features = getPTXFeatures(chip).str();
+  target.optLevel = 3;
+  // Math functions in kernels (expf, erff, ...) are libdevice calls.
+  std::string libdevice = findLibdevice();
+  if (!libdevice.empty())
+    target.linkLibs.push_back(libdevice);
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertLinalgToLoopsPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+namespace {
+struct GPUCodegenOptions : PassPipelineOptions<GPUCodegenOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("sm_80 or sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<bool> kernels{*this, "kernels",
+                       llvm::cl::desc("Lower the kernels to PTX too"),
+                       llvm::cl::init(true)};
+};
+} // namespace
+
 void mlir::int21::registerInt21Pipelines() {
+  PassPipelineRegistration<GPUCodegenOptions>(
+      "int21-gpu-codegen",
+      "Compile linalg on tensors (the output of int21-to-linalg) for an "
+      "NVIDIA GPU: the GPU schedules, bufferization, kernels mapped and "
+      "outlined into one gpu.module and (kernels=true) lowered to PTX; the "
+      "host code stays on memrefs",
+      [](OpPassManager &pm, const GPUCodegenOptions &options) {
+        Int21GPUScheduleOptions schedule;
+        schedule.chip = options.chip;
+        buildInt21GPUHostPipeline(pm, /*schedule=*/true, schedule);
+        if (options.kernels)
+          buildInt21GPUKernelLoweringPipeline(pm, options.chip);
+      });
   PassPipelineRegistration<>(
       "int21-to-linalg",
       "Canonicalise, form fusion groups and lower int21 to linalg on tensors",

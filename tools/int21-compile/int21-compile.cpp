@@ -8,6 +8,7 @@
 #include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/Diagnostics.h"
 #include "int21/Compiler/GpuEngine.h"
+#include "int21/Compiler/PTX.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
@@ -36,19 +37,8 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class EmitKind { Int21, Linalg, LLVM, Engine };
+enum class EmitKind { Int21, Linalg, LLVM, Engine, GPU, PTX, Resources };
 
-/// The GPU engine of a host-form module (GpuEngine.h) for `chip`; kernels
-/// still in gpu.module ops are lowered to PTX first.
-LogicalResult writeHostFormEngine(ModuleOp module, StringRef chip,
-                                  llvm::raw_ostream &os) {
-  if (!module.getOps<gpu::GPUModuleOp>().empty() &&
-      failed(::int21::lowerKernelsToPTX(module, chip)))
-    return failure();
-  ::int21::runtime::EngineMetadata meta;
-  meta.target = chip.str();
-  return ::int21::writeGpuEngine(module, meta, os);
-}
 } // namespace
 
 /// Parses "ID:KIND,..." (the --tune-inject test hook).
@@ -94,14 +84,21 @@ int main(int argc, char **argv) {
                  clEnumValN(EmitKind::LLVM, "llvm",
                             "optimised LLVM IR of the engine's code"),
                  clEnumValN(EmitKind::Engine, "engine",
-                            "a .int21 engine: code, weights and metadata")),
+                            "a .int21 engine: code, weights and metadata"),
+                 clEnumValN(EmitKind::GPU, "gpu",
+                            "GPU targets: the host code and the outlined "
+                            "kernels (GPU dialect), before NVVM"),
+                 clEnumValN(EmitKind::PTX, "ptx",
+                            "GPU targets: every kernel in one PTX module"),
+                 clEnumValN(EmitKind::Resources, "resources",
+                            "GPU targets: the PTX assembled with ptxas, one "
+                            "line per kernel with its registers, shared "
+                            "memory and spills")),
       cl::cat(category));
   cl::opt<std::string> target(
       "target",
       cl::desc("Where the engine runs: 'cpu' (this machine), "
-               "'cpu:<triple>:<cpu>', or an NVIDIA chip 'sm_XY' (for a "
-               "host-form .mlir module: kernels in gpu.module or gpu.binary "
-               "ops, launched from @main)"),
+               "'cpu:<triple>:<cpu>', or an NVIDIA GPU: 'sm_80', 'sm_90'"),
       cl::value_desc("target"), cl::init(""), cl::cat(category));
   cl::opt<bool> noSchedule(
       "no-schedule",
@@ -113,6 +110,12 @@ int main(int argc, char **argv) {
       cl::desc("Knob values over the default CPU schedule's, "
                "TEMPLATE.NAME=VALUE,... (e.g. cpu.matmul.reg_m=4)"),
       cl::value_desc("knobs"), cl::init(""), cl::cat(category));
+  cl::opt<std::string> gpuSchedules(
+      "gpu-schedules",
+      cl::desc("With a CPU target: schedule with the GPU templates of this "
+               "chip (sm_80, sm_90), shared memory as plain buffers, to check "
+               "the GPU tiling on the CPU"),
+      cl::value_desc("chip"), cl::init(""), cl::cat(category));
   cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                              cl::init(3), cl::Prefix, cl::cat(category));
   cl::list<std::string> inputShapes(
@@ -254,13 +257,48 @@ int main(int argc, char **argv) {
       emit.getNumOccurrences() ? emit.getValue()
                                : (target.empty() ? EmitKind::Int21
                                                  : EmitKind::Engine);
-  bool compiles = emitKind == EmitKind::LLVM || emitKind == EmitKind::Engine;
+  bool gpuTarget = ::int21::isGPUTarget(target);
+  bool gpuEmit = emitKind == EmitKind::GPU || emitKind == EmitKind::PTX ||
+                 emitKind == EmitKind::Resources;
+  if (gpuEmit && !gpuTarget) {
+    llvm::errs() << "int21-compile: error: --emit=gpu, ptx and resources "
+                    "need a GPU target (--target=sm_80 or sm_90)\n";
+    return 1;
+  }
+  if (gpuTarget) {
+    std::string error;
+    if (failed(::int21::checkGPUTarget(target, error))) {
+      llvm::errs() << "int21-compile: error: --target: " << error << "\n";
+      return 1;
+    }
+    if (tuneFlag) {
+      llvm::errs() << "int21-compile: error: --tune searches CPU schedules "
+                      "only (--target=cpu)\n";
+      return 1;
+    }
+    if (emitKind == EmitKind::LLVM) {
+      llvm::errs() << "int21-compile: error: --emit=llvm needs a CPU target; "
+                      "for " << target << " use --emit=gpu, ptx or resources\n";
+      return 1;
+    }
+  }
+  if (!gpuSchedules.empty()) {
+    std::string error;
+    if (gpuTarget || failed(::int21::checkGPUTarget(gpuSchedules, error))) {
+      llvm::errs() << "int21-compile: error: --gpu-schedules: "
+                   << (gpuTarget ? "only with a CPU target" : error) << "\n";
+      return 1;
+    }
+  }
+  bool compiles = emitKind == EmitKind::LLVM || emitKind == EmitKind::Engine ||
+                  gpuEmit;
   ::int21::CompileOptions compileOptions;
   compileOptions.target = target.empty() ? "cpu" : target.getValue();
   compileOptions.optLevel = std::min(3u, optLevel.getValue());
   compileOptions.schedule = !noSchedule;
   compileOptions.knobs = scheduleKnobs;
   compileOptions.strictSchedules = strictSchedules;
+  compileOptions.gpuSchedules = gpuSchedules;
   ::int21::search::TuneOptions tuneOptions;
   if (tuneFlag) {
     if (emitKind != EmitKind::Engine) {
@@ -329,7 +367,7 @@ int main(int argc, char **argv) {
   bool applyKB = !tuneFlag && !scheduleLibrary &&
                  emitKind == EmitKind::Engine && !noSchedule &&
                  !strictSchedules &&
-                 !::int21::runtime::isGpuTarget(compileOptions.target) &&
+                 !gpuTarget &&
                  !StringRef(inputFile).ends_with(".mlir");
   if (!noKB && (tuneFlag || applyKB)) {
     auto opened = ::int21::search::KnowledgeBase::openForCompile(kbPath,
@@ -341,20 +379,9 @@ int main(int argc, char **argv) {
     }
     kb = std::move(*opened);
   }
-  bool gpuTarget = ::int21::runtime::isGpuTarget(compileOptions.target);
-  if (compiles && gpuTarget &&
-      (!StringRef(inputFile).ends_with(".mlir") ||
-       emitKind != EmitKind::Engine || tuneFlag)) {
-    llvm::errs() << "int21-compile: error: --target=" << compileOptions.target
-                 << ": GPU engines are built from host-form .mlir modules "
-                    "only (kernels in gpu.module or gpu.binary ops, launched "
-                    "from @main), without --tune or --emit\n";
-    return 1;
-  }
-  if (compiles) {
+  if (compiles && !gpuTarget) {
     std::string error;
-    if (!gpuTarget &&
-        failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
+    if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
       llvm::errs() << "int21-compile: error: --target: " << error << "\n";
       return 1;
     }
@@ -548,14 +575,81 @@ int main(int argc, char **argv) {
       }
       tuned = std::move(*result);
     }
-    if (compiles) {
+    if (compiles && gpuTarget) {
       compileOptions.timing = &rootTimer;
-      if (gpuTarget) {
-        if (failed(writeHostFormEngine(**module, compileOptions.target,
-                                       output->os())))
+      // The engine's inputs and outputs as the model names them; a module
+      // already in host form (launches from @main) goes straight to PTX.
+      bool hostForm = false;
+      (**module)->walk([&](Operation *op) {
+        if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+          hostForm = true;
+      });
+      ::int21::runtime::EngineMetadata meta;
+      if (!hostForm) {
+        FailureOr<::int21::runtime::EngineMetadata> described =
+            ::int21::describeEntry(**module);
+        if (failed(described) ||
+            failed(::int21::lowerToGPUHost(**module, compileOptions))) {
+          failedAny = true;
+          continue;
+        }
+        meta = std::move(*described);
+      }
+      meta.target = compileOptions.target;
+      if (emitKind == EmitKind::GPU) {
+        (**module)->print(output->os(), flags);
+        output->os() << "\n";
+        continue;
+      }
+      FailureOr<std::string> ptx =
+          ::int21::lowerKernelsToPTX(**module, compileOptions.target);
+      if (failed(ptx)) {
+        failedAny = true;
+        continue;
+      }
+      if (emitKind == EmitKind::PTX) {
+        output->os() << *ptx;
+        continue;
+      }
+      if (emitKind == EmitKind::Engine) {
+        // The cubin travels with the PTX where ptxas is found; the driver
+        // compiles the PTX for other chips (or without one).
+        auto assemble = [&](StringRef code, StringRef chip,
+                            std::string &error) -> FailureOr<std::string> {
+          llvm::Expected<::int21::PTXAssembly> cubin =
+              ::int21::assemblePTX(code, chip);
+          if (!cubin) {
+            error = llvm::toString(cubin.takeError());
+            return failure();
+          }
+          return cubin->cubin;
+        };
+        ::int21::AssemblePTXFn assembler;
+        if (::int21::findPtxas())
+          assembler = assemble;
+        if (failed(::int21::writeGpuEngine(**module, meta, output->os(),
+                                           assembler)))
           failedAny = true;
         continue;
       }
+      llvm::Expected<::int21::PTXAssembly> assembled =
+          ::int21::assemblePTX(*ptx, compileOptions.target);
+      if (!assembled) {
+        llvm::errs() << "int21-compile: error: "
+                     << llvm::toString(assembled.takeError()) << "\n";
+        failedAny = true;
+        continue;
+      }
+      for (const ::int21::KernelResources &kernel : assembled->kernels)
+        output->os() << kernel.name << " registers=" << kernel.registers
+                     << " shared=" << kernel.sharedBytes
+                     << " spill_stores=" << kernel.spillStores
+                     << " spill_loads=" << kernel.spillLoads
+                     << " stack=" << kernel.stackBytes << "\n";
+      continue;
+    }
+    if (compiles) {
+      compileOptions.timing = &rootTimer;
       if (emitKind == EmitKind::Engine) {
         if (failed(::int21::compileToEngine(**module, compileOptions,
                                           output->os()))) {

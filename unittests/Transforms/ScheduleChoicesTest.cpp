@@ -30,8 +30,11 @@ protected:
     context.loadAllAvailableDialects();
   }
 
-  /// The choice of @cpu.matmul for an MxK * KxN matmul group.
-  cpu::ScheduleChoice matmulChoice(int64_t m, int64_t n, int64_t k) {
+  /// The choice of @cpu.matmul (or `sequence` of `target`) for an MxK * KxN
+  /// matmul group.
+  cpu::ScheduleChoice matmulChoice(int64_t m, int64_t n, int64_t k,
+                                   ScheduleTarget target = ScheduleTarget::CPU,
+                                   llvm::StringRef sequence = "cpu.matmul") {
     std::string text = R"mlir(
       func.func @f(%a: tensor<MxKxf32>, %b: tensor<KxNxf32>) -> tensor<MxNxf32> {
         %0 = int21.fusion_group {
@@ -52,10 +55,10 @@ protected:
     EXPECT_TRUE(module);
     FusionGroupOp group;
     module->walk([&](FusionGroupOp op) { group = op; });
-    for (cpu::ScheduleChoice &choice : cpu::getScheduleChoices(group))
-      if (choice.sequence == "cpu.matmul")
+    for (cpu::ScheduleChoice &choice : cpu::getScheduleChoices(group, target))
+      if (choice.sequence == sequence)
         return choice;
-    ADD_FAILURE() << "no cpu.matmul choice";
+    ADD_FAILURE() << "no " << sequence.str() << " choice";
     return {};
   }
 
@@ -105,6 +108,34 @@ TEST_F(MatmulChoicesTest, PanelsLieBetweenRegisterAndThreadTiles) {
   // Unpacked, the panel width does not matter.
   knobs["pack_b"] = 0;
   EXPECT_TRUE(cpu::isPlausible(choice, knobs, why)) << why;
+}
+
+// The GPU matmul template shares the machinery: its knobs (and the
+// promotion alternative, one dimension) have domains from the shape, and
+// the default fits the block limits.
+TEST_F(MatmulChoicesTest, GPUMatmulKnobsAndPromotion) {
+  cpu::ScheduleChoice choice =
+      matmulChoice(512, 768, 1024, ScheduleTarget::GPU, "gpu.matmul");
+  EXPECT_EQ(choice.defaults.lookup("blk_m"), 64);
+  EXPECT_EQ(choice.defaults.lookup("blk_n"), 64);
+  EXPECT_EQ(choice.defaults.lookup("blk_k"), 32);
+  EXPECT_EQ(choice.defaults.lookup("promote"), 1);
+  const cpu::KnobDomain *promote = find(choice, "promote");
+  ASSERT_TRUE(promote);
+  EXPECT_TRUE(promote->alternative || promote->options.size() == 2);
+  std::string why;
+  EXPECT_TRUE(cpu::isPlausible(choice, choice.defaults, why)) << why;
+  cpu::Knobs knobs = choice.defaults;
+  knobs["thr_y"] = 32;
+  knobs["thr_x"] = 64;
+  EXPECT_FALSE(cpu::isPlausible(choice, knobs, why));
+  // Shapes no power of two divides still get dividing block tiles.
+  cpu::ScheduleChoice odd =
+      matmulChoice(49, 10, 1000, ScheduleTarget::GPU, "gpu.matmul");
+  EXPECT_EQ(49 % odd.defaults.lookup("blk_m"), 0);
+  EXPECT_EQ(10 % odd.defaults.lookup("blk_n"), 0);
+  EXPECT_EQ(1000 % odd.defaults.lookup("blk_k"), 0);
+  EXPECT_TRUE(cpu::isPlausible(odd, odd.defaults, why)) << why;
 }
 
 } // namespace

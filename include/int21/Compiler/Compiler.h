@@ -39,6 +39,10 @@ struct CompileOptions {
   /// instead of falling back to the default schedule (the search relies on
   /// it: a candidate must be what it says).
   bool strictSchedules = false;
+  /// For a CPU target: schedule with the GPU templates of this chip (sm_80,
+  /// sm_90) instead of the CPU ones, shared memory as plain buffers: the
+  /// CPU-side check of the GPU schedules. Empty: the CPU schedules.
+  std::string gpuSchedules;
   /// LLVM optimisation level for the generated code (0-3).
   unsigned optLevel = 3;
   /// Where the phases report their time, when given.
@@ -69,6 +73,29 @@ mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
 /// fusion groups allowed) starts at the CPU code generation.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const CompileOptions &options);
+
+/// Whether `target` names a GPU (sm_80, sm_90) rather than a CPU.
+bool isGPUTarget(llvm::StringRef target);
+
+/// Checks that `target` is a GPU int21 compiles for; `error` says why not.
+mlir::LogicalResult checkGPUTarget(llvm::StringRef target, std::string &error);
+
+/// Lowers an imported int21 `module`, in place, for the GPU `options.target`
+/// up to the host form the GPU engine's plan is read from: `func.func @main`
+/// with bare memref arguments in the CPU engine's order (inputs, weights,
+/// outputs, then one `memref<Nxi8>` workspace when there are temporaries),
+/// whose body holds only arith.constant, static views of the arguments,
+/// gpu.launch_func with constant grid and block sizes and memref.copy; the
+/// kernels are in one gpu.module, still in the GPU dialect (see
+/// lowerKernelsToPTX).
+mlir::LogicalResult lowerToGPUHost(mlir::ModuleOp module,
+                                   const CompileOptions &options);
+
+/// Lowers the kernels of a module in host form (lowerToGPUHost) to PTX for
+/// `chip`, in place (the gpu.module becomes a gpu.binary), and returns the
+/// PTX: one module, one .entry per kernel.
+mlir::FailureOr<std::string> lowerKernelsToPTX(mlir::ModuleOp module,
+                                               llvm::StringRef chip);
 
 /// Translates a module lowered by lowerToLLVMDialect to optimised LLVM IR
 /// for the target. The weights are taken out of the module into `weights`

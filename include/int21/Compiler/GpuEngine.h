@@ -52,14 +52,6 @@ struct GpuEngineParts {
 mlir::FailureOr<GpuEngineParts> buildGpuPlan(mlir::ModuleOp module,
                                              runtime::EngineMetadata &meta);
 
-/// Lowers the `gpu.module`s of `module` (kernels in the gpu, scf, arith and
-/// memref dialects, as a host-form module may still carry them) to PTX for
-/// `chip` with the upstream passes: convert-scf-to-cf and convert-gpu-to-nvvm
-/// (bare pointers) inside each, nvvm-attach-target, gpu-module-to-binary
-/// (format=isa).
-mlir::LogicalResult lowerKernelsToPTX(mlir::ModuleOp module,
-                                      llvm::StringRef chip);
-
 /// Assembles PTX for a chip into a cubin (ptxas), or fails with a message.
 using AssemblePTXFn = llvm::function_ref<mlir::FailureOr<std::string>(
     llvm::StringRef ptx, llvm::StringRef chip, std::string &error)>;

@@ -1,6 +1,7 @@
-//===- CPUSchedule.h - the CPU schedule templates as a search space -------===//
+//===- CPUSchedule.h - the schedule templates as a search space -----------===//
 //
-// What int21-cpu-schedule decides, exposed for the schedule search: which
+// What int21-cpu-schedule (and int21-gpu-schedule, for the GPU templates)
+// decides, exposed for the schedule search: which
 // templates may schedule a fusion group, with the knob values the default
 // schedule picks and the domain of every knob and alternative. A point of
 // that space is applied by putting `#int21.schedule<name, knobs>` on the
@@ -21,6 +22,11 @@
 
 namespace mlir::int21 {
 class FusionGroupOp;
+
+/// Which template set schedules a group: lib/Transforms/Schedules/cpu
+/// (int21-cpu-schedule) or lib/Transforms/Schedules/gpu
+/// (int21-gpu-schedule). The types below serve both.
+enum class ScheduleTarget { CPU, GPU };
 } // namespace mlir::int21
 
 namespace mlir::int21::cpu {
@@ -62,9 +68,12 @@ void registerScheduleDialects(DialectRegistry &registry);
 /// reshapes moved out of groups). Idempotent: the pass runs it again.
 LogicalResult prepareForScheduling(ModuleOp module);
 
-/// The templates that may schedule `group` (prepared), most specific first;
-/// empty when none does. The first is what the default schedule tries first.
-llvm::SmallVector<ScheduleChoice> getScheduleChoices(FusionGroupOp group);
+/// The templates of `target` that may schedule `group` (prepared), most
+/// specific first; empty when none does. The first is what the default
+/// schedule tries first.
+llvm::SmallVector<ScheduleChoice>
+getScheduleChoices(FusionGroupOp group,
+                   ScheduleTarget target = ScheduleTarget::CPU);
 
 /// Whether `knobs` is a plausible point of `choice`'s space: every value in
 /// its domain and the tiles nested sensibly (a register tile no larger than

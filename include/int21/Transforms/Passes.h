@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,9 +38,34 @@ std::optional<std::vector<char>> getConstantBytes(ElementsAttr value);
 /// weights outlined, fusion groups scheduled (`schedule`) and inlined, one-shot
 /// bufferization with outputs as out-parameters, scf.forall on OpenMP, and
 /// the engine entry point `int21_entry`.
+/// With `gpuSchedules`, the groups are scheduled by int21-gpu-schedule with
+/// those options instead (the CPU-side check of the GPU schedules).
 void buildInt21CPUCodegenPipeline(
     OpPassManager &pm, bool schedule = true,
-    const Int21CPUScheduleOptions &scheduleOptions = {});
+    const Int21CPUScheduleOptions &scheduleOptions = {},
+    const Int21GPUScheduleOptions *gpuSchedules = nullptr);
+
+/// The GPU counterpart of buildInt21CPUCodegenPipeline, up to the host form
+/// that the GPU engine's plan is read from: weights outlined (every non-splat
+/// constant), groups scheduled with the GPU templates (`schedule`), one-shot
+/// bufferization with outputs as out-parameters and one workspace, block
+/// loops mapped to gpu.launch and outlined into one gpu.module. The kernels
+/// stay in the GPU dialect (see buildInt21GPUKernelLoweringPipeline).
+void buildInt21GPUHostPipeline(OpPassManager &pm, bool schedule = true,
+                               const Int21GPUScheduleOptions &options = {});
+
+/// Lowers the outlined kernels to NVVM for `chip` (bare-pointer memref
+/// arguments) and serializes them to PTX (gpu-module-to-binary,
+/// format=isa): one gpu.binary holding every kernel.
+void buildInt21GPUKernelLoweringPipeline(OpPassManager &pm, StringRef chip);
+
+/// libdevice.10.bc of the CUDA toolkit ($INT21_CUDA_PATH, the one of
+/// $INT21_PTXAS or of ptxas on PATH, /usr/local/cuda), or "" when none.
+std::string findLibdevice();
+
+/// The PTX ISA version feature used for `chip` (accepted by the ptxas of
+/// CUDA 12.0 and later for sm_80 and sm_90).
+StringRef getPTXFeatures(StringRef chip);
 
 /// Decomposes every op in `scope` implementing linalg's
 /// AggregatedOpInterface (linalg.softmax) into the ops it is made of; an op

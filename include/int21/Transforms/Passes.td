@@ -182,4 +182,72 @@ def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
   ];
 }
 
+def Int21GPUSchedule : Pass<"int21-gpu-schedule", "ModuleOp"> {
+  let summary = "Apply the default GPU schedule to every fusion group";
+  let description = [{
+    The GPU counterpart of `int21-cpu-schedule`, with the same machinery
+    (classification, knob resolution, `#int21.schedule`, the `knobs` and
+    `strict` options) and the templates of lib/Transforms/Schedules/gpu:
+    each group is tiled into blocks (`scf.forall` mapped to `#gpu.block`)
+    and threads (`#gpu.thread`); a matmul's K loop is tiled and its operand
+    tiles promoted to shared memory (`#gpu.address_space<workgroup>`). Before
+    the templates, chains of elementwise generics in a group are fused and
+    producers get destinations of their own. The output is on tensors, ready
+    for bufferization and `int21-gpu-map-forall`. With `host-check`, the
+    memory spaces are dropped, so that the tiled IR also compiles for the CPU
+    (the CPU-side check of the GPU schedules).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the schedules are for (sm_80, sm_90)">,
+    Option<"knobs", "knobs", "std::string", /*default=*/"\"\"",
+           "Knob and alternative values over the defaults: "
+           "TEMPLATE.NAME=VALUE,... (for example gpu.matmul.blk_k=16)">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "A group whose #int21.schedule does not apply is an error">,
+    Option<"hostCheck", "host-check", "bool", /*default=*/"false",
+           "Drop the memory spaces of promoted tiles (for the CPU-side check)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::scf::SCFDialect",
+    "::mlir::transform::TransformDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
+def Int21GPUMapForall : Pass<"int21-gpu-map-forall", "func::FuncOp"> {
+  let summary = "Map the block and thread loops of a bufferized function to gpu.launch";
+  let description = [{
+    Runs on bufferized functions whose kernels are `scf.forall` loops mapped
+    to `#gpu.block` (int21-gpu-schedule's output). First the kernels are made
+    ready to map: self-copies are erased, copies inside kernels become
+    `linalg.copy`, linalg ops a block runs outside its thread loops (shared
+    memory copies, say) are spread over the block's threads, buffers a whole
+    block uses go to shared memory and a thread's own to `memref.alloca`.
+    Compute left on the host (a group no template scheduled) becomes a
+    kernel of one block and one thread. Then each block loop becomes a
+    `gpu.launch` (`transform.gpu.map_forall_to_blocks` and
+    `map_nested_forall_to_threads`, with the block size its thread loops
+    need) and shared buffers become workgroup attributions. The host code
+    left is checked: anything but constants, static views, launches and
+    copies is an error naming the op.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::transform::TransformDialect"
+  ];
+}
+
+def Int21GPUMergeModules : Pass<"int21-gpu-merge-modules", "ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives every kernel a gpu.module of its own; this
+    pass moves them all into one, `@int21_kernels`, and updates the
+    `gpu.launch_func` ops, so that the model's kernels become one PTX module
+    (one `.entry` per kernel) and one `gpu.binary`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // INT21_TRANSFORMS_PASSES_TD

@@ -1,10 +1,13 @@
-//===- CPUSchedule.cpp - apply the default CPU schedule to fusion groups --===//
+//===- CPUSchedule.cpp - apply the default CPU or GPU schedule to groups --===//
 //
 // Every fusion group is classified (matmul, batch matmul, conv, elementwise,
-// anything else), the matching templates of lib/Transforms/Schedules/cpu
+// anything else), the matching templates of lib/Transforms/Schedules/<target>
 // (embedded at build time) get their knobs resolved from the payload's shape,
 // and the first template that applies is kept. Templates are tried on a
-// clone of the group, so one that fails leaves the group as it was.
+// clone of the group, so one that fails leaves the group as it was. The
+// machinery (template library, knob resolution, classification, knob
+// domains) is shared by the targets; int21-cpu-schedule and
+// int21-gpu-schedule differ in their template sets and default knobs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,9 @@
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/ValueBoundsOpInterfaceImpl.h"
@@ -50,6 +56,7 @@
 
 namespace mlir::int21 {
 #define GEN_PASS_DEF_INT21CPUSCHEDULE
+#define GEN_PASS_DEF_INT21GPUSCHEDULE
 #include "int21/Transforms/Passes.h.inc"
 } // namespace mlir::int21
 
@@ -57,6 +64,7 @@ namespace mlir::int21 {
 
 using namespace mlir;
 using namespace mlir::int21;
+using mlir::int21::ScheduleTarget;
 
 namespace {
 
@@ -73,9 +81,19 @@ struct EmbeddedTemplate {
   const char *text;
 };
 
-const EmbeddedTemplate kTemplates[] = {
+const EmbeddedTemplate kCPUTemplates[] = {
 #include "int21/Transforms/CPUSchedules.inc"
 };
+
+const EmbeddedTemplate kGPUTemplates[] = {
+#include "int21/Transforms/GPUSchedules.inc"
+};
+
+ArrayRef<EmbeddedTemplate> getTemplates(ScheduleTarget target) {
+  if (target == ScheduleTarget::GPU)
+    return kGPUTemplates;
+  return kCPUTemplates;
+}
 
 /// One way to schedule a group: a template sequence, its knob values and the
 /// tags to put on the group's ops.
@@ -236,8 +254,101 @@ std::optional<Plan> planOuterForall(linalg::LinalgOp root,
   return plan;
 }
 
-/// The plans of the default schedule for a group, most specific first.
-SmallVector<Plan> planDefaults(FusionGroupOp group) {
+/// The GPU plans: a contraction template for matmul groups, else the
+/// template of the group's class over the root's leading parallel
+/// dimensions (see Schedules/gpu/parallel.mlir).
+SmallVector<Plan> planGPUDefaults(FusionGroupOp group) {
+  SmallVector<Plan> plans;
+  linalg::LinalgOp root = getRoot(group);
+  if (!root || !hasStaticTensorLoops(root))
+    return plans;
+  SmallVector<int64_t> shape = root.getStaticLoopRanges();
+  if (llvm::is_contained(shape, 0))
+    return plans;
+  SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
+
+  SmallVector<linalg::LinalgOp> anchors;
+  for (linalg::LinalgOp op : ops)
+    if (!isAllParallel(op))
+      anchors.push_back(op);
+  if (anchors.size() == 1 && isPlainMatmul(anchors.front()) &&
+      hasStaticTensorLoops(anchors.front())) {
+    linalg::LinalgOp anchor = anchors.front();
+    auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+    if (llvm::all_of(ops, [&](linalg::LinalgOp op) {
+          return op == anchor || isElementwiseOver(op, outType.getShape());
+        })) {
+      Plan plan;
+      SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
+      bool batched = isa<linalg::BatchMatmulOp>(anchor);
+      size_t b = batched ? 1 : 0;
+      plan.sequence = batched ? "gpu.batch_matmul" : "gpu.matmul";
+      plan.knobs = mlir::int21::gpu::matmulKnobs(loops[b], loops[b + 1],
+                                                 loops[b + 2]);
+      plan.dims = {loops[b], loops[b + 1], loops[b + 2]};
+      plan.tags.push_back({root, kRootTag});
+      plan.tags.push_back({anchor, kAnchorTag});
+      for (linalg::LinalgOp op : ops) {
+        if (op != root)
+          plan.tags.push_back({op, kFuseTag});
+        if (op != anchor)
+          plan.tags.push_back({op, kElementwiseTag});
+      }
+      plans.push_back(std::move(plan));
+    }
+  }
+
+  SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
+  unsigned parallel = 0;
+  while (parallel < 4 && parallel < iterators.size() &&
+         iterators[parallel] == utils::IteratorType::parallel)
+    ++parallel;
+  // A thread computes whole rows of what the group reduces (the max and
+  // sum of a softmax row): dimensions from the first one that an op of the
+  // group reduces on stay whole.
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<utils::IteratorType> its = op.getIteratorTypesArray();
+    for (unsigned d = 0; d < its.size() && d < parallel; ++d)
+      if (its[d] == utils::IteratorType::reduction) {
+        parallel = d;
+        break;
+      }
+  }
+  if (parallel == 0)
+    return plans;
+  bool conv = llvm::any_of(ops, [](linalg::LinalgOp op) {
+    return isa<linalg::Conv2DNchwFchwOp>(op.getOperation());
+  });
+  bool pooling = llvm::any_of(ops, [](linalg::LinalgOp op) {
+    return isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
+        op.getOperation());
+  });
+  bool elementwise = llvm::all_of(ops, isAllParallel);
+  Plan plan;
+  std::string rank = std::to_string(parallel) + "d";
+  if (conv && parallel == 4)
+    plan.sequence = "gpu.conv2d_nchw";
+  else if (pooling && parallel == 4)
+    plan.sequence = "gpu.pooling_nchw";
+  else if (elementwise)
+    plan.sequence = "gpu.elementwise_" + rank;
+  else
+    plan.sequence = "gpu.reduction_" + rank;
+  SmallVector<unsigned> tiled;
+  for (unsigned d = parallel == 4 ? 1 : 0; d < parallel; ++d)
+    tiled.push_back(d);
+  plan.knobs = mlir::int21::gpu::parallelKnobs(shape, tiled);
+  plan.dims.assign(shape.begin(), shape.begin() + parallel);
+  plan.tags.push_back({root, kRootTag});
+  for (linalg::LinalgOp op : ops)
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+  plans.push_back(std::move(plan));
+  return plans;
+}
+
+/// The plans of the default CPU schedule for a group, most specific first.
+SmallVector<Plan> planCPUDefaults(FusionGroupOp group) {
   SmallVector<Plan> plans;
   linalg::LinalgOp root = getRoot(group);
   if (!root)
@@ -266,6 +377,12 @@ SmallVector<Plan> planDefaults(FusionGroupOp group) {
   return plans;
 }
 
+SmallVector<Plan> planDefaults(FusionGroupOp group, ScheduleTarget target) {
+  if (target == ScheduleTarget::GPU)
+    return planGPUDefaults(group);
+  return planCPUDefaults(group);
+}
+
 /// Sets the knob values a schedule attribute or the pass option gives.
 void overrideKnobs(cpu::Knobs &knobs, DictionaryAttr values) {
   for (NamedAttribute knob : values) {
@@ -279,9 +396,10 @@ void overrideKnobs(cpu::Knobs &knobs, DictionaryAttr values) {
 /// The default plans, led by the group's own schedule when it names one of
 /// their templates (the defaults stay behind it as fallbacks); `named` says
 /// whether it did.
-SmallVector<Plan> planGroup(FusionGroupOp group, bool &named) {
+SmallVector<Plan> planGroup(FusionGroupOp group, ScheduleTarget target,
+                            bool &named) {
   named = false;
-  SmallVector<Plan> plans = planDefaults(group);
+  SmallVector<Plan> plans = planDefaults(group, target);
   ScheduleAttr schedule = group.getScheduleAttr();
   if (!schedule)
     return plans;
@@ -305,13 +423,14 @@ void clearTags(Operation *scope) {
 }
 
 /// Parses the embedded template files into one module of named sequences.
-FailureOr<OwningOpRef<ModuleOp>> parseTemplateLibrary(MLIRContext *ctx) {
+FailureOr<OwningOpRef<ModuleOp>> parseTemplateLibrary(MLIRContext *ctx,
+                                                      ScheduleTarget target) {
   // The files reference each other's sequences: verify only once merged.
   OwningOpRef<ModuleOp> merged = ModuleOp::create(UnknownLoc::get(ctx));
   (*merged)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
                      UnitAttr::get(ctx));
   ParserConfig config(ctx, /*verifyAfterParse=*/false);
-  for (const EmbeddedTemplate &file : kTemplates) {
+  for (const EmbeddedTemplate &file : getTemplates(target)) {
     OwningOpRef<ModuleOp> parsed =
         parseSourceString<ModuleOp>(file.text, config, file.fileName);
     if (!parsed)
@@ -401,6 +520,8 @@ void wrapInGroup(linalg::LinalgOp op) {
   YieldOp::create(b, op->getLoc(), op->getResults());
 }
 
+void moveYieldedReshapesOut(FusionGroupOp group);
+
 /// Reshapes at a group's boundary are data movement, not work: a reshape
 /// of a value from outside moves before the group, and a reshape of a
 /// yielded value after it, so that the group ends in its compute op (a
@@ -442,6 +563,15 @@ void moveReshapesOut(FusionGroupOp group) {
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
   }
+  moveYieldedReshapesOut(group);
+}
+
+/// Moves reshapes of yielded values after the group (see moveReshapesOut).
+void moveYieldedReshapesOut(FusionGroupOp group) {
+  auto isReshape = [](Operation *op) {
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        op);
+  };
   YieldOp yield = group.getYield();
   for (OpOperand &operand : yield->getOpOperands()) {
     Operation *reshape = operand.get().getDefiningOp();
@@ -484,71 +614,172 @@ FailureOr<llvm::StringMap<cpu::Knobs>> parseKnobOption(StringRef option,
   return byTemplate;
 }
 
-struct CPUSchedulePass
-    : int21::impl::Int21CPUScheduleBase<CPUSchedulePass> {
-  using Base::Base;
-
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    cpu::registerScheduleDialects(registry);
+/// Gives every destination in `group` that is a tensor.empty shared with
+/// other ops a tensor.empty of its own, and fuses chains of elementwise
+/// generics of the group into one. On the GPU a fused producer otherwise
+/// writes into the slice of the block's output that its consumer writes
+/// too, which bufferization resolves with copies of whole tiles; with its
+/// own destination a producer's tile is a temporary of its thread (or, for
+/// a contraction's accumulator, of its block).
+void prepareGroupForGPU(FusionGroupOp group) {
+  MLIRContext *ctx = group->getContext();
+  // An op with several users in the group (a softmax's row max, read by
+  // the exponentials of the sum and of the division) is computed once per
+  // user, so that each copy fuses into its user: otherwise the tiles that
+  // fuse one user still read the op's whole result, computed outside any
+  // kernel. Consumers first, so that the copies' producers are copied too.
+  SmallVector<linalg::LinalgOp> groupOps = getLinalgOps(group);
+  for (linalg::LinalgOp op : llvm::reverse(groupOps)) {
+    if (op->getNumResults() != 1)
+      continue;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getResult(0).getUses())
+      if (use.getOwner()->getParentOp() == group.getOperation() &&
+          isa<linalg::LinalgOp>(use.getOwner()))
+        uses.push_back(&use);
+    for (size_t i = 1; i < uses.size(); ++i) {
+      OpOperand *use = uses[i];
+      OpBuilder b(use->getOwner());
+      use->set(b.clone(*op.getOperation())->getResult(0));
+    }
   }
+  {
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [&](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          return producer && producer->getParentOp() == group.getOperation() &&
+                 fused->getOwner()->getParentOp() == group.getOperation() &&
+                 fused->get().hasOneUse();
+        });
+    // A reshape between ops of the group (a matmul's [1, n] result
+    // collapsed for its bias) stops fusion: the consumer is expanded to the
+    // producer's shape instead, the reshape moving to the group's result.
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [&](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          return producer && producer->getParentOp() == group.getOperation() &&
+                 fused->getOwner()->getParentOp() == group.getOperation();
+        });
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+  }
+  moveYieldedReshapesOut(group);
+  linalg::LinalgOp root = getRoot(group);
+  for (linalg::LinalgOp op : getLinalgOps(group)) {
+    if (op == root)
+      continue;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+      if (!empty || empty->hasOneUse())
+        continue;
+      OpBuilder b(op);
+      init.set(b.clone(*empty)->getResult(0));
+    }
+  }
+}
 
-  LogicalResult initialize(MLIRContext *ctx) override {
+/// Splat tensor constants (outline-weights leaves them in the code) become
+/// fills, computed by a kernel: a constant buffer would stay on the host,
+/// where kernels cannot read it.
+void materializeSplats(ModuleOp module) {
+  SmallVector<arith::ConstantOp> splats;
+  module.walk([&](arith::ConstantOp cst) {
+    auto type = dyn_cast<RankedTensorType>(cst.getType());
+    auto value = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (type && type.hasStaticShape() && value && value.isSplat() &&
+        !cst->use_empty())
+      splats.push_back(cst);
+  });
+  for (arith::ConstantOp cst : splats) {
+    auto type = cast<RankedTensorType>(cst.getType());
+    auto value = cast<DenseElementsAttr>(cst.getValue());
+    OpBuilder b(cst);
+    Location loc = cst.getLoc();
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType());
+    Value scalar =
+        arith::ConstantOp::create(b, loc, value.getSplatValue<TypedAttr>());
+    Value fill = linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+    cst.replaceAllUsesWith(fill);
+    cst.erase();
+  }
+}
+
+/// Drops the memory spaces that the GPU templates request (shared memory)
+/// so that the tiled IR runs on the CPU.
+void dropMemorySpaces(Operation *scope) {
+  scope->walk([](bufferization::AllocTensorOp alloc) {
+    alloc.removeMemorySpaceAttr();
+  });
+}
+
+/// What the two schedule passes share: the template library of a target,
+/// the knob option, and the application of plans to groups.
+class ScheduleDriver {
+public:
+  explicit ScheduleDriver(ScheduleTarget target) : target(target) {}
+
+  LogicalResult initialize(MLIRContext *ctx, StringRef passName,
+                           StringRef knobOption) {
     std::string error;
     FailureOr<llvm::StringMap<cpu::Knobs>> parsed =
-        parseKnobOption(knobs, error);
+        parseKnobOption(knobOption, error);
     if (failed(parsed))
       return emitError(UnknownLoc::get(ctx))
-             << "int21-cpu-schedule: knobs: " << error;
+             << passName << ": knobs: " << error;
     overrides = std::make_shared<llvm::StringMap<cpu::Knobs>>(
         std::move(*parsed));
-    FailureOr<OwningOpRef<ModuleOp>> merged = parseTemplateLibrary(ctx);
+    FailureOr<OwningOpRef<ModuleOp>> merged = parseTemplateLibrary(ctx, target);
     if (failed(merged))
       return failure();
     library = std::make_shared<OwningOpRef<ModuleOp>>(std::move(*merged));
     return success();
   }
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
+  /// Schedules every group of `module` and dissolves the groups.
+  /// `threads` = false makes the CPU's thread tiles cover everything.
+  LogicalResult run(ModuleOp module, bool strict, bool threads,
+                    function_ref<LogicalResult(OpPassManager &, Operation *)>
+                        runPipeline) {
     if (failed(cpu::prepareForScheduling(module)))
-      return signalPassFailure();
+      return failure();
 
     SmallVector<FusionGroupOp> groups;
     module.walk([&](FusionGroupOp group) { groups.push_back(group); });
     for (FusionGroupOp group : groups) {
+      if (target == ScheduleTarget::GPU)
+        prepareGroupForGPU(group);
       ScheduleAttr schedule = group.getScheduleAttr();
       Location loc = group.getLoc();
       bool named;
-      SmallVector<Plan> plans = planGroup(group, named);
-      if (schedule && strict && !named) {
-        emitError(loc) << "schedule " << schedule
-                       << " names no template that fits this group";
-        return signalPassFailure();
-      }
+      SmallVector<Plan> plans = planGroup(group, target, named);
+      if (schedule && strict && !named)
+        return emitError(loc) << "schedule " << schedule
+                              << " names no template that fits this group";
       for (auto [i, plan] : llvm::enumerate(plans)) {
-        if (succeeded(applyPlan(group, plan)))
+        if (succeeded(applyPlan(group, plan, threads)))
           break;
         // The group's own schedule is the first plan.
-        if (i == 0 && named && strict) {
-          emitError(loc) << "schedule " << schedule
-                         << " does not apply to this group";
-          return signalPassFailure();
-        }
+        if (i == 0 && named && strict)
+          return emitError(loc) << "schedule " << schedule
+                                << " does not apply to this group";
       }
     }
 
     clearTags(module);
     OpPassManager inliner(ModuleOp::getOperationName());
     inliner.addNestedPass<func::FuncOp>(createInt21InlineFusionGroups());
-    if (failed(runPipeline(inliner, module)))
-      return signalPassFailure();
+    return runPipeline(inliner, module);
   }
 
+private:
   /// Applies `plan` to a clone of `group`; on success the clone replaces the
   /// group, otherwise the clone is dropped and the group stays as it was.
-  LogicalResult applyPlan(FusionGroupOp group, const Plan &plan) {
-    MLIRContext *ctx = &getContext();
+  LogicalResult applyPlan(FusionGroupOp group, const Plan &plan,
+                          bool threads) {
+    MLIRContext *ctx = group->getContext();
     OwningOpRef<ModuleOp> transforms = library->get().clone();
     auto sequence = transforms->lookupSymbol<transform::NamedSequenceOp>(
         plan.sequence);
@@ -558,7 +789,7 @@ struct CPUSchedulePass
     if (auto it = overrides->find(plan.sequence); it != overrides->end())
       for (const auto &knob : it->second)
         knobs[knob.getKey()] = knob.getValue();
-    if (!threads) {
+    if (!threads && target == ScheduleTarget::CPU) {
       // One thread tile covering everything: the templates' canonicalization
       // folds the single-iteration scf.forall away. (forall-to-for does not
       // handle the shared outputs that tensor tiling produces.)
@@ -602,11 +833,69 @@ struct CPUSchedulePass
     return success();
   }
 
+  ScheduleTarget target;
   /// The merged template library and the knob option, parsed once per pass
   /// instance and shared by its clones (read-only: each application works
   /// on its own copy of the library).
   std::shared_ptr<OwningOpRef<ModuleOp>> library;
   std::shared_ptr<llvm::StringMap<cpu::Knobs>> overrides;
+};
+
+struct CPUSchedulePass
+    : int21::impl::Int21CPUScheduleBase<CPUSchedulePass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    cpu::registerScheduleDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return driver.initialize(ctx, "int21-cpu-schedule", knobs);
+  }
+
+  void runOnOperation() override {
+    if (failed(driver.run(getOperation(), strict, threads,
+                          [&](OpPassManager &pm, Operation *op) {
+                            return runPipeline(pm, op);
+                          })))
+      signalPassFailure();
+  }
+
+  ScheduleDriver driver{ScheduleTarget::CPU};
+};
+
+struct GPUSchedulePass
+    : int21::impl::Int21GPUScheduleBase<GPUSchedulePass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    cpu::registerScheduleDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (chip != "sm_80" && chip != "sm_90")
+      return emitError(UnknownLoc::get(ctx))
+             << "int21-gpu-schedule: unknown chip '" << chip
+             << "' (expected sm_80 or sm_90)";
+    return driver.initialize(ctx, "int21-gpu-schedule", knobs);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!hostCheck)
+      materializeSplats(module);
+    if (failed(driver.run(module, strict, /*threads=*/true,
+                          [&](OpPassManager &pm, Operation *op) {
+                            return runPipeline(pm, op);
+                          })))
+      return signalPassFailure();
+    if (hostCheck)
+      dropMemorySpaces(module);
+  }
+
+  ScheduleDriver driver{ScheduleTarget::GPU};
 };
 
 } // namespace
@@ -615,11 +904,13 @@ void mlir::int21::cpu::registerScheduleDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, linalg::LinalgDialect,
                   tensor::TensorDialect, transform::TransformDialect,
                   vector::VectorDialect, scf::SCFDialect,
-                  affine::AffineDialect>();
+                  affine::AffineDialect, mlir::gpu::GPUDialect,
+                  bufferization::BufferizationDialect>();
   linalg::registerTransformDialectExtension(registry);
   scf::registerTransformDialectExtension(registry);
   tensor::registerTransformDialectExtension(registry);
   vector::registerTransformDialectExtension(registry);
+  mlir::gpu::registerTransformDialectExtension(registry);
   transform::registerLoopExtension(registry);
   transform::registerTuneExtension(registry);
   cpu::registerTransformExtension(registry);
@@ -656,13 +947,14 @@ LogicalResult mlir::int21::cpu::prepareForScheduling(ModuleOp module) {
 }
 
 SmallVector<cpu::ScheduleChoice>
-mlir::int21::cpu::getScheduleChoices(FusionGroupOp group) {
+mlir::int21::cpu::getScheduleChoices(FusionGroupOp group,
+                                     ScheduleTarget target) {
   SmallVector<ScheduleChoice> choices;
   FailureOr<OwningOpRef<ModuleOp>> library =
-      parseTemplateLibrary(group.getContext());
+      parseTemplateLibrary(group.getContext(), target);
   if (failed(library))
     return choices;
-  for (Plan &plan : planDefaults(group)) {
+  for (Plan &plan : planDefaults(group, target)) {
     auto sequence = (*library)->lookupSymbol<transform::NamedSequenceOp>(
         plan.sequence);
     if (!sequence)
@@ -676,7 +968,10 @@ mlir::int21::cpu::getScheduleChoices(FusionGroupOp group) {
       if (auto knob = dyn_cast<transform::tune::KnobOp>(op)) {
         domain.name = knob.getName().str();
         if (std::optional<SmallVector<int64_t>> derived =
-                cpu::knobDomain(plan.sequence, domain.name, plan.dims))
+                target == ScheduleTarget::GPU
+                    ? mlir::int21::gpu::knobDomain(plan.sequence, domain.name,
+                                                   plan.dims)
+                    : cpu::knobDomain(plan.sequence, domain.name, plan.dims))
           domain.options = std::move(*derived);
         else if (auto options = dyn_cast<ArrayAttr>(knob.getOptions()))
           for (Attribute option : options)
@@ -735,12 +1030,15 @@ bool mlir::int21::cpu::isPlausible(const ScheduleChoice &choice, const Knobs &kn
                 .str();
       return false;
     }
+  if (StringRef(choice.sequence).starts_with("gpu."))
+    return mlir::int21::gpu::checkKnobs(choice.sequence, knobs, choice.dims,
+                                        why);
   return cpu::checkKnobs(choice.sequence, knobs, choice.dims, why);
 }
 
 LogicalResult mlir::int21::cpu::tagGroupForTemplate(FusionGroupOp group,
                                                     StringRef sequence) {
-  for (const Plan &plan : planDefaults(group)) {
+  for (const Plan &plan : planDefaults(group, ScheduleTarget::CPU)) {
     if (plan.sequence != sequence)
       continue;
     for (auto [op, tag] : plan.tags)
@@ -770,7 +1068,7 @@ LogicalResult mlir::int21::cpu::addResolvedSchedule(ModuleOp library,
                                                     const Knobs &knobs,
                                                     StringRef name) {
   MLIRContext *ctx = library.getContext();
-  FailureOr<OwningOpRef<ModuleOp>> templates = parseTemplateLibrary(ctx);
+  FailureOr<OwningOpRef<ModuleOp>> templates = parseTemplateLibrary(ctx, ScheduleTarget::CPU);
   if (failed(templates))
     return failure();
   auto entry = (*templates)->lookupSymbol<transform::NamedSequenceOp>(sequence);

@@ -50,4 +50,30 @@ bool checkKnobs(llvm::StringRef sequence, const Knobs &knobs,
 
 } // namespace mlir::int21::cpu
 
+namespace mlir::int21::gpu {
+
+using cpu::Knobs;
+
+/// @gpu.matmul and @gpu.batch_matmul: C[m, n] += A[m, k] * B[k, n] per
+/// block of blk_m x blk_n outputs, thr_y x thr_x threads.
+Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
+
+/// The @gpu.tile_fuse_<n>d based templates (elementwise, reduction,
+/// pooling, conv2d) over the root's leading parallel dimensions `shape`;
+/// `tiled` lists the dimensions the template tiles (all of them, or 1..3 of
+/// four).
+Knobs parallelKnobs(llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<unsigned> tiled);
+
+/// The domain of a GPU template's knob (see cpu::knobDomain).
+std::optional<llvm::SmallVector<int64_t>>
+knobDomain(llvm::StringRef sequence, llvm::StringRef knob,
+           llvm::ArrayRef<int64_t> dims);
+
+/// GPU-specific plausibility: threads per block, shared memory.
+bool checkKnobs(llvm::StringRef sequence, const Knobs &knobs,
+                llvm::ArrayRef<int64_t> dims, std::string &why);
+
+} // namespace mlir::int21::gpu
+
 #endif // INT21_TRANSFORMS_CPUSCHEDULE_DEFAULTKNOBS_H

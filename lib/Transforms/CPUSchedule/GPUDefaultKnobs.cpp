@@ -1,0 +1,168 @@
+//===- GPUDefaultKnobs.cpp - default knob values of the GPU schedules -----===//
+//
+// Block tiles divide their dimension where a divisor of a sensible size
+// exists (every block then full); any other value is still correct, the
+// templates giving threads by count so that partial tiles keep static
+// thread loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DefaultKnobs.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace mlir::int21;
+using llvm::SmallVector;
+
+/// Threads per block the defaults aim for.
+static constexpr int64_t kBlockThreads = 256;
+/// Static shared memory a block may use without opting in (bytes).
+static constexpr int64_t kSharedBytes = 48 * 1024;
+
+/// The largest divisor of `dim` that is at most `limit` and, where one
+/// exists above `unit`, a multiple of `unit`.
+static int64_t pickDivisor(int64_t dim, int64_t limit, int64_t unit = 1) {
+  if (dim <= 0)
+    return 1;
+  limit = std::max<int64_t>(1, std::min(limit, dim));
+  for (int64_t t = limit / unit * unit; t >= unit && unit > 1; t -= unit)
+    if (dim % t == 0)
+      return t;
+  for (int64_t t = limit; t >= 1; --t)
+    if (dim % t == 0)
+      return t;
+  return 1;
+}
+
+gpu::Knobs gpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
+  gpu::Knobs knobs;
+  // 64 x 64 outputs and 256 threads (4 x 4 outputs each) where the shape
+  // allows; A, B and the accumulator tile take 32 KiB of shared memory.
+  int64_t blkM = pickDivisor(m, 64, 16);
+  int64_t blkN = pickDivisor(n, 64, 16);
+  int64_t blkK = pickDivisor(k, 32, 8);
+  knobs["blk_m"] = blkM;
+  knobs["blk_n"] = blkN;
+  knobs["blk_k"] = blkK;
+  knobs["thr_y"] = std::min<int64_t>(blkM, 16);
+  knobs["thr_x"] = std::min<int64_t>(blkN, 16);
+  knobs["promote"] = 1;
+  return knobs;
+}
+
+gpu::Knobs gpu::parallelKnobs(llvm::ArrayRef<int64_t> shape,
+                              llvm::ArrayRef<unsigned> tiled) {
+  gpu::Knobs knobs;
+  // One output (or output row, for a reduction) per thread; the innermost
+  // tiled dimension gets the threads first, so that neighbouring threads
+  // touch neighbouring elements.
+  int64_t remaining = kBlockThreads;
+  for (unsigned d : llvm::reverse(tiled)) {
+    int64_t dim = std::max<int64_t>(1, shape[d]);
+    int64_t t = dim <= remaining ? dim : pickDivisor(dim, remaining, 32);
+    if (t < remaining / 4 && dim > remaining)
+      t = remaining; // No good divisor: a partial last block.
+    t = std::max<int64_t>(1, t);
+    knobs["blk_" + std::to_string(d)] = t;
+    knobs["thr_" + std::to_string(d)] = t;
+    remaining = std::max<int64_t>(1, remaining / t);
+  }
+  return knobs;
+}
+
+static void sortUnique(SmallVector<int64_t> &values) {
+  llvm::sort(values);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+/// Block tiles of a dimension: powers of two below it, its divisors among
+/// halves to sixteenths, and the whole dimension.
+static SmallVector<int64_t> blockOptions(int64_t dim, int64_t minimum) {
+  SmallVector<int64_t> options;
+  for (int64_t t = minimum; t < dim && t <= 1024; t *= 2)
+    options.push_back(t);
+  for (int64_t parts : {2, 4, 8, 16})
+    if (dim % parts == 0 && dim / parts >= minimum)
+      options.push_back(dim / parts);
+  options.push_back(std::max<int64_t>(dim, 1));
+  sortUnique(options);
+  return options;
+}
+
+/// Thread counts along a dimension of `dim`: powers of two up to it (at
+/// most 1024) and the dimension itself when smaller.
+static SmallVector<int64_t> threadOptions(int64_t dim) {
+  SmallVector<int64_t> options;
+  for (int64_t t = 1; t <= std::min<int64_t>(dim, 1024); t *= 2)
+    options.push_back(t);
+  if (dim <= 1024)
+    options.push_back(std::max<int64_t>(dim, 1));
+  sortUnique(options);
+  return options;
+}
+
+std::optional<SmallVector<int64_t>>
+gpu::knobDomain(llvm::StringRef sequence, llvm::StringRef knob,
+                llvm::ArrayRef<int64_t> dims) {
+  if (sequence == "gpu.matmul" || sequence == "gpu.batch_matmul") {
+    if (dims.size() != 3)
+      return std::nullopt;
+    if (knob == "blk_m")
+      return blockOptions(dims[0], 8);
+    if (knob == "blk_n")
+      return blockOptions(dims[1], 8);
+    if (knob == "blk_k") {
+      SmallVector<int64_t> options;
+      for (int64_t t : blockOptions(dims[2], 4))
+        if (t <= 128 && dims[2] % t == 0)
+          options.push_back(t);
+      if (options.empty())
+        options.push_back(dims[2]);
+      return options;
+    }
+    if (knob == "thr_y")
+      return threadOptions(std::min<int64_t>(dims[0], 32));
+    if (knob == "thr_x")
+      return threadOptions(std::min<int64_t>(dims[1], 32));
+    return std::nullopt;
+  }
+  unsigned d;
+  if (knob.consume_front("blk_") && !knob.getAsInteger(10, d) &&
+      d < dims.size())
+    return blockOptions(dims[d], 1);
+  if (knob.consume_front("thr_") && !knob.getAsInteger(10, d) &&
+      d < dims.size())
+    return threadOptions(dims[d]);
+  return std::nullopt;
+}
+
+bool gpu::checkKnobs(llvm::StringRef sequence, const gpu::Knobs &knobs,
+                     llvm::ArrayRef<int64_t> dims, std::string &why) {
+  auto get = [&](llvm::StringRef name, int64_t otherwise) -> int64_t {
+    auto it = knobs.find(name);
+    return it == knobs.end() ? otherwise : it->second;
+  };
+  int64_t threads = 1;
+  for (const auto &knob : knobs)
+    if (knob.getKey().starts_with("thr_"))
+      threads *= std::max<int64_t>(1, knob.getValue());
+  if (threads > 1024) {
+    why = "more than 1024 threads per block";
+    return false;
+  }
+  if (sequence == "gpu.matmul" || sequence == "gpu.batch_matmul") {
+    int64_t m = get("blk_m", 1), n = get("blk_n", 1), k = get("blk_k", 1);
+    if (get("thr_y", 1) > m || get("thr_x", 1) > n) {
+      why = "more threads than outputs along a block dimension";
+      return false;
+    }
+    int64_t bytes = 4 * m * n + (get("promote", 0) ? 4 * k * (m + n) : 0);
+    if (bytes > kSharedBytes) {
+      why = "the block's tiles need more than 48 KiB of shared memory";
+      return false;
+    }
+  }
+  return true;
+}
