@@ -679,10 +679,24 @@ std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
     totalUses += stats.uses;
   const Kernel &work = board.kernels()[kernel];
   while (batch.size() < size) {
-    // The agent with the best upper confidence bound on its improvements.
+    // What won on this work or the nearest work seeds each kernel's search:
+    // the knowledge agent's first proposal for a kernel goes first. Then
+    // the agent with the best upper confidence bound on its improvements.
     std::optional<size_t> pick;
     double pickScore = 0;
-    for (size_t a = 0; a < agents.size(); ++a) {
+    for (size_t a = 0; a < agents.size(); ++a)
+      if (!dry[a] && agents[a]->name() == "knowledge" &&
+          !llvm::any_of(board.trialsOf(kernel),
+                        [&](unsigned t) {
+                          return board.trials()[t].candidate.agent ==
+                                 "knowledge";
+                        }) &&
+          !llvm::any_of(batch, [](const Work &w) {
+            return w.candidate.agent == "knowledge";
+          }))
+        pick = a;
+    bool seeding = pick.has_value();
+    for (size_t a = 0; a < agents.size() && !seeding; ++a) {
       if (dry[a])
         continue;
       const AgentStats &stats = agentStats[a];
