@@ -45,7 +45,7 @@ trials() { # the final line of a search -> its trial count
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "# budget $budget (cold), $warm_budget (warm), $seed_budget per seeding model"
+echo "# budget $budget (cold; warm: a fifth of its trials in all), $seed_budget per seeding model, latency in $rounds rounds"
 
 # 1. Reuse.
 "$bin/int21-compile" "$models/mlp.onnx" "${tune[@]}" --budget "$seed_budget" \

@@ -238,8 +238,15 @@ int main(int argc, char **argv) {
       cl::desc("A group whose #int21.schedule does not apply is an error"),
       cl::init(false), cl::Hidden);
 
-  cl::HideUnrelatedOptions(
-      {&category, &tuneCategory, &cl::getGeneralCategory()});
+  // --help lists int21-compile's own options and the few MLIR ones a user of
+  // mlir-opt reaches for, not every option LLVM's backends register.
+  cl::HideUnrelatedOptions({&category, &tuneCategory});
+  auto &registered = cl::getRegisteredOptions();
+  for (llvm::StringRef name :
+       {"mlir-timing", "mlir-timing-display", "mlir-print-debuginfo",
+        "mlir-elide-elementsattrs-if-larger", "mlir-print-op-generic"})
+    if (cl::Option *option = registered.lookup(name))
+      option->setHiddenFlag(cl::NotHidden);
   cl::ParseCommandLineOptions(argc, argv,
                               "int21-compile: compile an ONNX model\n");
 
