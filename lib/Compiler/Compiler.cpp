@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -434,20 +435,30 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
                      "the engine's code");
     return failure();
   }
-  SmallString<128> objectPath, libraryPath, logPath;
-  auto tempFile = [&](StringRef suffix,
-                      SmallString<128> &path) -> LogicalResult {
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("int21", suffix, path)) {
-      module.emitError("cannot create a temporary file: ") << ec.message();
-      return failure();
-    }
-    return success();
-  };
-  SmallString<128> supportPath;
-  if (failed(tempFile("o", objectPath)) || failed(tempFile("so", libraryPath)) ||
-      failed(tempFile("log", logPath)) || failed(tempFile("c", supportPath)))
+  // Fixed names in a fresh directory: the support source's name is in the
+  // linked code's symbol table, and an engine should not differ from one
+  // compile to the next by a temporary file's name.
+  SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("int21-link", dir)) {
+    module.emitError("cannot create a temporary directory: ") << ec.message();
     return failure();
+  }
+  // Declared before the files' removers: destroyed (the directory removed)
+  // after them.
+  struct DirRemover {
+    SmallString<128> path;
+    ~DirRemover() { llvm::sys::fs::remove(path); }
+  } removeDir{dir};
+  auto inDir = [&](StringRef name) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    return path;
+  };
+  SmallString<128> objectPath = inDir("int21-engine.o"),
+                   libraryPath = inDir("int21-engine.so"),
+                   logPath = inDir("link.log"),
+                   supportPath = inDir("int21-support.c");
   llvm::FileRemover removeObject(objectPath), removeLibrary(libraryPath),
       removeLog(logPath), removeSupport(supportPath);
   {
