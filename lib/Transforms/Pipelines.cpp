@@ -75,7 +75,7 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
     // The CPU-side check of the GPU schedules runs the GPU engine's copy
     // kernels too (as OpenMP loops), so their indexing is checked here.
     if (gpuSchedules)
-      func.addPass(createInt21GPUExpandStridedCopies());
+      func.addPass(createInt21GPUExpandHostCopies());
     func.addPass(createInt21ExpandStridedCopies());
     func.addPass(createForallToParallelLoopPass());
     func.addPass(createConvertLinalgToLoopsPass());
@@ -182,7 +182,7 @@ void mlir::int21::buildInt21GPUHostPipeline(
   // Kernels: strided host copies become block loops too (the plan only
   // copies contiguous bytes); block loops to gpu.launch, outlined into one
   // gpu.module.
-  pm.addNestedPass<func::FuncOp>(createInt21GPUExpandStridedCopies());
+  pm.addNestedPass<func::FuncOp>(createInt21GPUExpandHostCopies());
   pm.addNestedPass<func::FuncOp>(createInt21GPUMapForall());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());

@@ -239,27 +239,31 @@ def Int21GPUMapForall : Pass<"int21-gpu-map-forall", "func::FuncOp"> {
   ];
 }
 
-def Int21GPUExpandStridedCopies
-    : Pass<"int21-gpu-expand-strided-copies", "func::FuncOp"> {
-  let summary = "Turn host copies between strided buffers into copy kernels";
+def Int21GPUExpandHostCopies
+    : Pass<"int21-gpu-expand-host-copies", "func::FuncOp"> {
+  let summary = "Turn host copies between strided buffers, and host fills, "
+                "into kernels of many blocks";
   let description = [{
     A GPU engine's plan moves bytes with one `cuMemcpy` per `memref.copy`,
-    which needs both buffers contiguous (row-major, static shape). Runs on
-    bufferized functions before `int21-gpu-map-forall`: every copy of the
+    which needs both buffers contiguous (row-major, static shape), and
+    `int21-gpu-map-forall` runs compute left on the host in one block. Runs
+    on bufferized functions before `int21-gpu-map-forall`: every copy of the
     function body whose source or target is not contiguous (a slice of a
-    fused projection, the interior of a padded buffer) becomes a block loop
-    that int21-gpu-map-forall maps like any other kernel: one thread per
-    element, `block-size` threads a block, as many blocks as the copy needs.
-    A thread turns its linear index into the copy's indices and moves one
-    element with `memref.load`/`memref.store` through the views, so any
-    static strides and offsets work; threads check that their element
-    exists when the element count is not a multiple of the block size (a
-    copy smaller than a block gets one block of as many threads as
-    elements). Contiguous copies stay plan copies; copies inside kernels and
-    copies with dynamic shapes are left alone; a copy of no elements is
-    erased. The CPU-side check of the GPU schedules (`int21-compile
-    --target=cpu --gpu-schedules=...`) runs this pass too, so the copy
-    kernels' indexing is checked against the reference outputs there.
+    fused projection, the interior of a padded buffer), and every
+    `linalg.fill` of a static buffer (the zeros around a padded buffer),
+    becomes a block loop that int21-gpu-map-forall maps like any other
+    kernel: one thread per element, `block-size` threads a block, as many
+    blocks as the buffer needs. A thread turns its linear index into the
+    buffer's indices and moves (or stores) one element with
+    `memref.load`/`memref.store` through the views, so any static strides
+    and offsets work; threads check that their element exists when the
+    element count is not a multiple of the block size (a buffer smaller
+    than a block gets one block of as many threads as elements). Contiguous
+    copies stay plan copies; copies and fills inside kernels and those with
+    dynamic shapes are left alone; one of no elements is erased. The
+    CPU-side check of the GPU schedules (`int21-compile --target=cpu
+    --gpu-schedules=...`) runs this pass too, so the kernels' indexing is
+    checked against the reference outputs there.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

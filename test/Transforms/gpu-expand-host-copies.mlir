@@ -1,4 +1,4 @@
-// RUN: int21-opt %s --int21-gpu-expand-strided-copies --int21-gpu-map-forall -split-input-file | FileCheck %s
+// RUN: int21-opt %s --int21-gpu-expand-host-copies --int21-gpu-map-forall -split-input-file | FileCheck %s
 
 // A slice of a fused projection (the encoder's q out of qkv) copied into a
 // contiguous buffer: 128 * 256 elements, 128 blocks of 256 threads, one
@@ -141,5 +141,70 @@ func.func @inside_kernel(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %e: memref<
   } {mapping = [#gpu.block<x>]}
   %none = memref.subview %e[0, 2] [4, 0] [1, 1] : memref<4x8xf32> to memref<4x0xf32, strided<[8, 1], offset: 2>>
   memref.copy %none, %f : memref<4x0xf32, strided<[8, 1], offset: 2>> to memref<4x0xf32>
+  return
+}
+
+// -----
+
+// The zeros of a padded buffer: a host fill becomes a kernel of many blocks
+// (1 * 3 * 230 * 230 = 158700 elements, 620 blocks of 256 threads, the last
+// one partly), one store of the fill value a thread; a fill of no elements
+// is dropped.
+
+// CHECK-LABEL: func.func @padded_zeros
+// CHECK-SAME:    %[[BUF:[a-z0-9]+]]: memref<1x3x230x230xf32>
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C620:.+]] = arith.constant 620 : index
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %[[C620]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads({{.*}}) in (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
+// CHECK:           %[[LINEAR:.+]] = arith.addi %{{.+}}, %{{.+}} overflow<nsw, nuw> : index
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[LINEAR]], %{{.+}} : index
+// CHECK:           scf.if %[[IN]] {
+// CHECK:             %[[W:.+]] = arith.remui %[[LINEAR]], %{{.+}} : index
+// CHECK:             %[[R1:.+]] = arith.divui %[[LINEAR]], %{{.+}} : index
+// CHECK:             %[[H:.+]] = arith.remui %[[R1]], %{{.+}} : index
+// CHECK:             %[[C:.+]] = arith.divui %[[R1]], %{{.+}} : index
+// CHECK:             memref.store %[[ZERO]], %[[BUF]][%{{.+}}, %[[C]], %[[H]], %[[W]]] : memref<1x3x230x230xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         return
+func.func @padded_zeros(%buf: memref<1x3x230x230xf32>, %none: memref<0x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x3x230x230xf32>)
+  linalg.fill ins(%zero : f32) outs(%none : memref<0x4xf32>)
+  return
+}
+
+// -----
+
+// Elementwise compute left on the host (a linalg.map yielding a constant, as
+// the padding of a convolution's input lowers; an elementwise add): one
+// thread an element, the body cloned between the loads and the store; the
+// output is loaded only where the body reads it. A broadcast is not
+// elementwise: int21-gpu-map-forall runs it.
+
+// CHECK-LABEL: func.func @elementwise_on_host
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: memref<64x128xf32>, %[[B:[a-z0-9]+]]: memref<64x128xf32>, %[[C:[a-z0-9]+]]: memref<64x128xf32>, %[[ROW:[a-z0-9]+]]: memref<128xf32>
+// CHECK-DAG:     %[[PAD:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %c32, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads
+// CHECK-NOT:       memref.load
+// CHECK:           memref.store %[[PAD]], %[[C]][%{{.+}}, %{{.+}}] : memref<64x128xf32>
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %c32{{(_[0-9]+)?}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads
+// CHECK:           %[[COL:.+]] = arith.remui
+// CHECK:           %[[R:.+]] = arith.divui
+// CHECK:           %[[X:.+]] = memref.load %[[A]][%[[R]], %[[COL]]]
+// CHECK:           %[[Y:.+]] = memref.load %[[B]][%[[R]], %[[COL]]]
+// CHECK-NOT:       memref.load
+// CHECK:           %[[SUM:.+]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK:           memref.store %[[SUM]], %[[C]][%[[R]], %[[COL]]] : memref<64x128xf32>
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads
+// CHECK:           linalg.broadcast
+func.func @elementwise_on_host(%a: memref<64x128xf32>, %b: memref<64x128xf32>, %c: memref<64x128xf32>, %row: memref<128xf32>) {
+  %pad = arith.constant 1.0 : f32
+  linalg.map outs(%c : memref<64x128xf32>)
+    (%init: f32) {
+      linalg.yield %pad : f32
+    }
+  linalg.map { arith.addf } ins(%a, %b : memref<64x128xf32>, memref<64x128xf32>) outs(%c : memref<64x128xf32>)
+  linalg.broadcast ins(%row : memref<128xf32>) outs(%c : memref<64x128xf32>) dimensions = [0]
   return
 }
