@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -204,6 +205,18 @@ struct GPUMapForallPass : int21::impl::Int21GPUMapForallBase<GPUMapForallPass> {
       if (copy.getSource() == copy.getTarget())
         copy.erase();
     });
+
+    // Poison (the padding of vectorized transfers, hoisted to the function
+    // by canonicalization) is rematerialized at each use: kept on the host
+    // it would become a kernel argument.
+    SmallVector<ub::PoisonOp> poisons(func.getBody().front().getOps<ub::PoisonOp>());
+    for (ub::PoisonOp poison : poisons) {
+      for (OpOperand &use : llvm::make_early_inc_range(poison->getUses())) {
+        rewriter.setInsertionPoint(use.getOwner());
+        use.set(rewriter.clone(*poison)->getResult(0));
+      }
+      rewriter.eraseOp(poison);
+    }
 
     if (failed(moveAllocsToWorkspace(func)))
       return signalPassFailure();

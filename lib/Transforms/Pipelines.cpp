@@ -203,13 +203,20 @@ void mlir::int21::buildInt21GPUKernelLoweringPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertLinalgToLoopsPass());
+  // The templates' vectors (copies, register tiles) as 1-D loads and
+  // stores, for convert-gpu-to-nvvm to make LLVM vectors of.
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll(true);
+  kernels.addPass(createConvertVectorToSCFPass(transfers));
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createInt21GPULowerVectorTransfers());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createInt21GPUAlignArguments());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -19,7 +19,7 @@
 // CHECK:         gpu.func @main_kernel({{.*}}) workgroup(%{{.*}} : memref<64x32xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x64xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK:           linalg.copy {{.*}} #gpu.address_space<workgroup>>)
 // CHECK:           gpu.barrier
-// CHECK:           linalg.matmul
+// CHECK:           vector.fma
 // CHECK:         gpu.func @main_kernel_0
 // CHECK-NOT:     gpu.module
 func.func @main(%x: tensor<64x256xf32>, %w: tensor<256x128xf32>) -> tensor<64x128xf32> {

@@ -13,10 +13,20 @@
 // CHECK:             linalg.fill
 // CHECK:           } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 // CHECK:           scf.for
-// CHECK-DAG:         bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x32xf32>
-// CHECK-DAG:         bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<32x64xf32>
+// The copies of A and B into shared memory: threads along the rows and, in
+// vectors of 4, along the columns.
+// CHECK:             bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<64x32xf32>
+// CHECK:             scf.forall ({{.*}}) in (16, 8)
+// CHECK:               tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<{{[0-9]+}}x4xf32>
+// CHECK:             } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK:             bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<32x64xf32>
 // CHECK:             scf.forall ({{.*}}) in (16, 16)
-// CHECK:               linalg.matmul {{.*}} -> tensor<4x4xf32>
+// CHECK:               tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<{{[0-9]+}}x4xf32>
+// CHECK:             } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// Each thread's 4 x 4 outputs: accumulators carried by the K loop, FMAs.
+// CHECK:             scf.forall ({{.*}}) in (16, 16)
+// CHECK:               scf.for {{.*}} iter_args({{.*}}) -> (vector<4x4xf32>)
+// CHECK:                 vector.fma
 // CHECK:             } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 // CHECK:           scf.forall ({{.*}}) in (16, 16)
 // CHECK:             arith.addf

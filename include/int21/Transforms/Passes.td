@@ -286,4 +286,30 @@ def Int21GPUMergeModules : Pass<"int21-gpu-merge-modules", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def Int21GPUAlignArguments : Pass<"int21-gpu-align-arguments", "gpu::GPUModuleOp"> {
+  let summary = "Tell LLVM that the kernels' pointer arguments are 16-byte aligned";
+  let description = [{
+    Runs on a gpu.module lowered to the LLVM dialect: every pointer argument
+    of a kernel (`gpu.kernel` or `nvvm.kernel`) gets `llvm.align = 16`. The
+    buffers kernels receive are allocations (256-byte aligned), weights and
+    workspace buffers at 64-byte offsets (the static offset of a view is
+    added in the kernel, not in the pointer), so the claim holds; with it
+    LLVM proves the alignment of vector loads and stores (ld.global.v4.f32)
+    whose offsets are multiples of their width, and splits the others.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def Int21GPULowerVectorTransfers : Pass<"int21-gpu-lower-vector-transfers", "gpu::GPUModuleOp"> {
+  let summary = "Lower the kernels' 1-D vector transfers to vector loads and stores";
+  let description = [{
+    In-bounds 1-D `vector.transfer_read`/`transfer_write` ops on memrefs (what
+    `convert-vector-to-scf{full-unroll}` leaves of the templates' vectorized
+    copies and register tiles) become `vector.load`/`vector.store`, which
+    `convert-gpu-to-nvvm` lowers in any memory space (shared memory
+    included, which `convert-vector-to-llvm` cannot type on its own).
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
+}
+
 #endif // INT21_TRANSFORMS_PASSES_TD

@@ -104,4 +104,69 @@ def Int21_MatchShapeClassOp : Op<Transform_Dialect, "int21.match.shape_class", [
   }];
 }
 
+def Int21_PromoteCopyOp : Op<Transform_Dialect, "int21.promote_copy", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Copies a tensor value into a new tensor in a memory space";
+  let description = [{
+    Like `transform.structured.promote_tensor`, but the copy is a
+    `linalg.copy` into a `bufferization.alloc_tensor` in `memory_space`
+    rather than a `bufferization.materialize_in_destination`: a structured
+    op that a schedule can tile over threads and vectorize. Every other use
+    of the value then reads the copy. `copy` holds the new `linalg.copy`
+    ops. Produces a silenceable failure for a value that is not a ranked
+    tensor.
+
+    ```mlir
+    %copy = transform.int21.promote_copy to #gpu.address_space<workgroup> %a
+        : (!transform.any_value) -> !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::mlir::int21";
+  let arguments = (ins TransformValueHandleTypeInterface:$tensor,
+                       OptionalAttr<AnyAttr>:$memory_space);
+  let results = (outs TransformHandleTypeInterface:$copy);
+  let assemblyFormat = "(`to` $memory_space^)? $tensor attr-dict `:` "
+                       "functional-type($tensor, $copy)";
+}
+
+def Int21_GPUCopyThreadsOp : Op<Transform_Dialect, "int21.gpu.copy_threads", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Thread counts that copy a tile in vectors of a given width";
+  let description = [{
+    For the static-shaped structured op `copy` (a tile copy, rows x columns
+    in its last two dimensions), picks how a block of `threads_y` x
+    `threads_x` threads copies it in pieces of `width` contiguous elements:
+    `width` is the largest power of two up to `vector_width` that divides
+    the columns, `num_x` the largest divisor of columns / `width` up to
+    `threads_x`, `num_y` the largest divisor of the rows up to `threads_y`,
+    `step` = `num_x` * `width`. Tiling the copy's columns by `step`, then
+    with `num_threads [num_y, num_x]`, gives every thread one vector of
+    `width` elements per row and step, neighbouring threads neighbouring
+    vectors (coalesced loads), and no thread two adjacent vectors (which
+    LLVM would merge into a wider load). All payload ops must have one
+    shape; a dynamic shape is a silenceable failure.
+
+    ```mlir
+    %ny, %nx, %w, %step = transform.int21.gpu.copy_threads %copy vector %vec
+        threads %thr_y, %thr_x : (!transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+    ```
+  }];
+  let cppNamespace = "::mlir::int21";
+  let arguments = (ins TransformHandleTypeInterface:$copy,
+                       TransformParamTypeInterface:$vector_width,
+                       TransformParamTypeInterface:$threads_y,
+                       TransformParamTypeInterface:$threads_x);
+  let results = (outs TransformParamTypeInterface:$num_y,
+                      TransformParamTypeInterface:$num_x,
+                      TransformParamTypeInterface:$width,
+                      TransformParamTypeInterface:$step);
+  let assemblyFormat = "$copy `vector` $vector_width `threads` $threads_y `,` "
+                       "$threads_x attr-dict `:` functional-type(operands, "
+                       "results)";
+}
+
 #endif // INT21_TRANSFORMS_TRANSFORMOPS

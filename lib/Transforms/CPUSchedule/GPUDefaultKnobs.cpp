@@ -49,6 +49,19 @@ gpu::Knobs gpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   knobs["thr_y"] = std::min<int64_t>(blkM, 16);
   knobs["thr_x"] = std::min<int64_t>(blkN, 16);
   knobs["promote"] = 1;
+  // Widest copies the shapes allow: a row of A (k) and of B (n), and the
+  // tiles' offsets in them, multiples of the width, so that every vector is
+  // aligned.
+  int64_t vec = 4;
+  while (vec > 1 && (k % vec || n % vec || blkK % vec || blkN % vec))
+    vec /= 2;
+  knobs["vec"] = vec;
+  // Four K steps per register-tile update: 4 x 4 accumulators plus 4 x 4
+  // elements each of A and B stay well within the registers.
+  int64_t unroll = 4;
+  while (unroll > 1 && blkK % unroll)
+    unroll /= 2;
+  knobs["unroll"] = unroll;
   return knobs;
 }
 
@@ -126,6 +139,15 @@ gpu::knobDomain(llvm::StringRef sequence, llvm::StringRef knob,
       return threadOptions(std::min<int64_t>(dims[0], 32));
     if (knob == "thr_x")
       return threadOptions(std::min<int64_t>(dims[1], 32));
+    // Widths that divide the rows of A and B: wider ones could never be
+    // aligned.
+    if (knob == "vec" || knob == "unroll") {
+      SmallVector<int64_t> options;
+      for (int64_t v : {1, 2, 4})
+        if (dims[2] % v == 0 && (knob == "unroll" || dims[1] % v == 0))
+          options.push_back(v);
+      return options;
+    }
     return std::nullopt;
   }
   unsigned d;
@@ -156,6 +178,15 @@ bool gpu::checkKnobs(llvm::StringRef sequence, const gpu::Knobs &knobs,
     int64_t m = get("blk_m", 1), n = get("blk_n", 1), k = get("blk_k", 1);
     if (get("thr_y", 1) > m || get("thr_x", 1) > n) {
       why = "more threads than outputs along a block dimension";
+      return false;
+    }
+    int64_t vec = get("vec", 1), unroll = get("unroll", 1);
+    if (vec < 1 || k % vec || n % vec) {
+      why = "vec does not divide blk_k and blk_n";
+      return false;
+    }
+    if (unroll < 1 || k % unroll) {
+      why = "unroll does not divide blk_k";
       return false;
     }
     int64_t bytes = 4 * m * n + (get("promote", 0) ? 4 * k * (m + n) : 0);

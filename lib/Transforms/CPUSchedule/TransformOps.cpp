@@ -5,7 +5,9 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/CPUSchedule.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 
@@ -96,6 +98,115 @@ MatchShapeClassOp::matchOperation(Operation *current,
   return DiagnosedSilenceableFailure::success();
 }
 
+DiagnosedSilenceableFailure
+PromoteCopyOp::apply(transform::TransformRewriter &rewriter,
+                     transform::TransformResults &results,
+                     transform::TransformState &state) {
+  SmallVector<Operation *> copies;
+  for (Value value : state.getPayloadValues(getTensor())) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return emitSilenceableError()
+             << "expects a ranked tensor value, got " << value.getType();
+    Location loc = value.getLoc();
+    if (auto result = dyn_cast<OpResult>(value))
+      rewriter.setInsertionPointAfter(result.getOwner());
+    else
+      rewriter.setInsertionPointToStart(
+          cast<BlockArgument>(value).getOwner());
+    SmallVector<Value> dynamicSizes;
+    for (auto [i, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, value, i));
+    auto alloc = bufferization::AllocTensorOp::create(
+        rewriter, loc, type, dynamicSizes, /*copy=*/Value(),
+        /*size_hint=*/Value(), getMemorySpaceAttr());
+    auto copy = linalg::CopyOp::create(rewriter, loc, ValueRange{value},
+                                       ValueRange{alloc.getResult()});
+    rewriter.replaceUsesWithIf(value, copy.getResult(0), [&](OpOperand &use) {
+      return use.getOwner() != copy.getOperation() &&
+             use.getOwner() != alloc.getOperation() &&
+             !isa<tensor::DimOp>(use.getOwner());
+    });
+    copies.push_back(copy);
+  }
+  results.set(cast<OpResult>(getCopy()), copies);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void PromoteCopyOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTensorMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
+}
+
+/// The largest divisor of `n` that is at most `limit` (at least 1).
+static int64_t largestDivisor(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+DiagnosedSilenceableFailure
+GPUCopyThreadsOp::apply(transform::TransformRewriter &rewriter,
+                        transform::TransformResults &results,
+                        transform::TransformState &state) {
+  auto single = [&](Value param, int64_t &value) {
+    ArrayRef<Attribute> params = state.getParams(param);
+    auto integer =
+        params.size() == 1 ? dyn_cast<IntegerAttr>(params.front()) : nullptr;
+    if (!integer || integer.getInt() < 1)
+      return false;
+    value = integer.getInt();
+    return true;
+  };
+  int64_t vector, threadsY, threadsX;
+  if (!single(getVectorWidth(), vector) || !single(getThreadsY(), threadsY) ||
+      !single(getThreadsX(), threadsX))
+    return emitSilenceableError()
+           << "expects one positive integer per parameter";
+  std::optional<std::pair<int64_t, int64_t>> tile;
+  for (Operation *op : state.getPayloadOps(getCopy())) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || linalgOp.getNumLoops() < 2)
+      return emitSilenceableError()
+             << "expects a structured op with two loops or more";
+    SmallVector<int64_t> sizes = linalgOp.getStaticLoopRanges();
+    std::pair<int64_t, int64_t> shape = {sizes[sizes.size() - 2],
+                                         sizes.back()};
+    if (ShapedType::isDynamic(shape.first) ||
+        ShapedType::isDynamic(shape.second))
+      return emitSilenceableError() << "expects a static tile";
+    if (tile && *tile != shape)
+      return emitSilenceableError() << "expects tiles of one shape";
+    tile = shape;
+  }
+  if (!tile)
+    return emitSilenceableError() << "expects a payload op";
+  auto [rows, cols] = *tile;
+  int64_t width = 1;
+  while (width * 2 <= vector && cols % (width * 2) == 0)
+    width *= 2;
+  int64_t numX = largestDivisor(cols / width, threadsX);
+  int64_t numY = largestDivisor(rows, threadsY);
+  Builder b(getContext());
+  results.setParams(cast<OpResult>(getNumY()), {b.getI64IntegerAttr(numY)});
+  results.setParams(cast<OpResult>(getNumX()), {b.getI64IntegerAttr(numX)});
+  results.setParams(cast<OpResult>(getWidth()), {b.getI64IntegerAttr(width)});
+  results.setParams(cast<OpResult>(getStep()),
+                    {b.getI64IntegerAttr(numX * width)});
+  return DiagnosedSilenceableFailure::success();
+}
+
+void GPUCopyThreadsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getOperation()->getOpOperands(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::onlyReadsPayload(effects);
+}
+
 namespace {
 class Int21TransformExtension
     : public transform::TransformDialectExtension<Int21TransformExtension> {
@@ -105,6 +216,9 @@ public:
 
   void init() {
     declareDependentDialect<Int21Dialect>();
+    declareGeneratedDialect<bufferization::BufferizationDialect>();
+    declareGeneratedDialect<linalg::LinalgDialect>();
+    declareGeneratedDialect<tensor::TensorDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "int21/Transforms/TransformOps.cpp.inc"
