@@ -55,7 +55,8 @@ echo "# budget $budget (cold; warm: a fifth of its trials in all), $seed_budget 
 reuse="$(latency "$work/mlp.tuned.int21" "$work/mlp.again.int21")"
 echo "reuse mlp: first search $(trials "$work/mlp.tune.txt") trials," \
   "again $(trials "$work/mlp.again.txt") trials;" \
-  "latency tuned $(ms "$work/mlp.tuned.int21" "$reuse") ms, again $(ms "$work/mlp.again.int21" "$reuse") ms"
+  "latency tuned $(ms "$work/mlp.tuned.int21" "$reuse") ms, again $(ms "$work/mlp.again.int21" "$reuse") ms;" \
+  "the engines are $(cmp -s "$work/mlp.tuned.int21" "$work/mlp.again.int21" && echo identical || echo different)"
 
 # 2. Transfer.
 for m in mlp resnet18; do
