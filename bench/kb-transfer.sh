@@ -8,7 +8,9 @@
 #     included, at most a fifth of the cold search's). Reported: trials and
 #     whole-model latency (one thread) of default, cold and warm engines,
 #     each the median of ROUNDS rounds of int21-run --bench taken in turn,
-#     so that a slow spell of the machine weighs on all three alike.
+#     so that a slow spell of the machine weighs on all alike; and a control:
+#     encoder tuned with as few trials as the warm search, without the
+#     knowledge base.
 # Usage: bench/kb-transfer.sh [BUDGET=200] [SEED_BUDGET=60] [ROUNDS=7]
 # Env: INT21_BIN (the tools, default build/bin; skips the build), MODELS.
 set -euo pipefail
@@ -72,13 +74,17 @@ cp "$work/seeded.sqlite" "$work/warm.sqlite"
 "$bin/int21-compile" "$models/encoder.onnx" "${tune[@]}" --budget "$warm_budget" \
   --kb "$work/warm.sqlite" --tune-log "$work/warm.jsonl" -o "$work/encoder.warm.int21" \
   2>/dev/null >"$work/warm.txt"
-table="$(latency "$work/encoder.default.int21" "$work/encoder.cold.int21" "$work/encoder.warm.int21")"
+# The control: as few trials without the knowledge base.
+"$bin/int21-compile" "$models/encoder.onnx" "${tune[@]}" --budget "$warm_budget" \
+  --no-kb -o "$work/encoder.control.int21" 2>/dev/null >"$work/control.txt"
+table="$(latency "$work/encoder.default.int21" "$work/encoder.cold.int21" "$work/encoder.warm.int21" "$work/encoder.control.int21")"
 t_default=$(ms "$work/encoder.default.int21" "$table")
 t_cold=$(ms "$work/encoder.cold.int21" "$table")
 t_warm=$(ms "$work/encoder.warm.int21" "$table")
 echo "encoder default: $t_default ms"
 echo "encoder cold: $(trials "$work/cold.txt") trials, $t_cold ms ($(tail -1 "$work/cold.txt"))"
 echo "encoder warm: $(trials "$work/warm.txt") trials ($warm_budget beyond $kernels defaults), $t_warm ms ($(tail -1 "$work/warm.txt"))"
+echo "encoder control (no knowledge base): $(trials "$work/control.txt") trials, $(ms "$work/encoder.control.int21" "$table") ms ($(tail -1 "$work/control.txt"))"
 echo "knowledge-agent trials in the warm search: $(grep -c '"agent":"knowledge"' "$work/warm.jsonl" || true)"
 awk -v c="$t_cold" -v w="$t_warm" -v tc="$(trials "$work/cold.txt")" -v tw="$(trials "$work/warm.txt")" \
   'BEGIN { printf "warm/cold latency: %.3f (bar: at most 1.05); warm/cold trials: %.3f (bar: at most 0.2)\n", w / c, tw / tc }'

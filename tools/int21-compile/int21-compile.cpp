@@ -55,6 +55,70 @@ bool parseFaults(StringRef text, std::map<unsigned, std::string> &faults) {
   return true;
 }
 
+namespace {
+/// Where the output goes: stdout for "-", else a temporary file next to the
+/// named one, renamed over it once the output is complete. A compile that
+/// fails, or is killed at any point, leaves an engine already there intact
+/// (killed, it may leave its NAME.tmp-XXXXXX behind).
+class OutputFile {
+public:
+  static std::unique_ptr<OutputFile> open(llvm::StringRef path,
+                                          std::string &error) {
+    auto out = std::unique_ptr<OutputFile>(new OutputFile());
+    if (path == "-") {
+      out->stdoutFile = openOutputFile("-", &error);
+      return out->stdoutFile ? std::move(out) : nullptr;
+    }
+    out->path = path.str();
+    llvm::Expected<llvm::sys::fs::TempFile> temp =
+        llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
+    if (!temp) {
+      error = "cannot write '" + path.str() +
+              "': " + llvm::toString(temp.takeError());
+      return nullptr;
+    }
+    out->temp.emplace(std::move(*temp));
+    out->stream =
+        std::make_unique<llvm::raw_fd_ostream>(out->temp->FD, false);
+    return out;
+  }
+  ~OutputFile() {
+    if (temp) {
+      stream.reset();
+      llvm::consumeError(temp->discard());
+    }
+  }
+  llvm::raw_ostream &os() {
+    return stdoutFile ? stdoutFile->os() : *stream;
+  }
+  /// Makes the output final; false (and `error`) if it cannot be.
+  bool keep(std::string &error) {
+    if (stdoutFile) {
+      stdoutFile->keep();
+      return true;
+    }
+    stream->flush();
+    std::error_code ec = stream->error();
+    stream->clear_error();
+    stream.reset();
+    if (!ec)
+      if (llvm::Error failed = temp->keep(path))
+        ec = llvm::errorToErrorCode(std::move(failed));
+    temp.reset();
+    if (ec)
+      error = "cannot write '" + path + "': " + ec.message();
+    return !ec;
+  }
+
+private:
+  OutputFile() = default;
+  std::unique_ptr<llvm::ToolOutputFile> stdoutFile;
+  std::string path;
+  std::optional<llvm::sys::fs::TempFile> temp;
+  std::unique_ptr<llvm::raw_fd_ostream> stream;
+};
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // The search's measurement child: the same binary, another job.
@@ -482,8 +546,8 @@ int main(int argc, char **argv) {
   }
 
   std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFile, &errorMessage);
+  std::unique_ptr<OutputFile> output =
+      OutputFile::open(outputFile, errorMessage);
   if (!output) {
     llvm::errs() << "int21-compile: error: " << errorMessage << "\n";
     return 1;
@@ -705,7 +769,11 @@ int main(int argc, char **argv) {
     output->os() << "\n";
   }
   // A failed compilation leaves no engine behind.
-  if (!failedAny || !compiles)
-    output->keep();
+  if (!failedAny || !compiles) {
+    if (!output->keep(errorMessage)) {
+      llvm::errs() << "int21-compile: error: " << errorMessage << "\n";
+      return 1;
+    }
+  }
   return failedAny ? 1 : 0;
 }
