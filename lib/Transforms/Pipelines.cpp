@@ -24,6 +24,27 @@
 
 using namespace mlir;
 
+/// The scheduled fusion groups inlined, then bufferized with every result
+/// written into a caller-provided output (static buffers hoisted), as CPU
+/// and GPU engines both take their arguments.
+static void addInlineAndBufferize(OpPassManager &pm) {
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
+    func.addPass(int21::createInt21InlineFusionGroups());
+    func.addPass(int21::createInt21DecomposeAggregates());
+    func.addPass(createCanonicalizerPass());
+  }
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+}
+
 void mlir::int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
@@ -47,23 +68,8 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
     pm.addPass(createInt21GPUSchedule(*gpuSchedules));
   else if (schedule)
     pm.addPass(createInt21CPUSchedule(scheduleOptions));
-  {
-    OpPassManager &func = pm.nest<func::FuncOp>();
-    func.addPass(createInt21InlineFusionGroups());
-    func.addPass(createInt21DecomposeAggregates());
-    func.addPass(createCanonicalizerPass());
-  }
-
   // Buffers: results written into caller-provided outputs, temporaries freed.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  addInlineAndBufferize(pm);
   pm.addNestedPass<func::FuncOp>(createInt21PlanWorkspace());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -155,24 +161,9 @@ void mlir::int21::buildInt21GPUHostPipeline(
   }
   if (schedule)
     pm.addPass(createInt21GPUSchedule(scheduleOptions));
-  {
-    OpPassManager &func = pm.nest<func::FuncOp>();
-    func.addPass(createInt21InlineFusionGroups());
-    func.addPass(createInt21DecomposeAggregates());
-    func.addPass(createCanonicalizerPass());
-  }
-
   // Buffers: as on the CPU (the same argument order and workspace), without
   // deallocation: a kernel's temporaries are shared or private memory.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  addInlineAndBufferize(pm);
   // Canonicalization may hoist a block's buffer out of a one-block loop:
   // the workspace takes it then.
   pm.addPass(createCanonicalizerPass());
