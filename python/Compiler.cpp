@@ -5,6 +5,7 @@
 #include "int21/AgentSearch/KnowledgeBase.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/GpuEngine.h"
 #include "int21/Compiler/Diagnostics.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
@@ -103,6 +104,16 @@ CompileResult compileModel(const CompileRequest &request) {
     }
     kb = std::move(*opened);
   }
+  int21::CompileOptions compileOptions;
+  compileOptions.target = request.target;
+  llvm::raw_string_ostream os(result.engine);
+  // GPU engines: the default GPU schedules (the knowledge base and the
+  // search are the CPU's so far).
+  if (int21::isGPUTarget(request.target)) {
+    if (failed(int21::compileToGpuEngine(**module, compileOptions, os)))
+      fail(modelName + ": compilation failed");
+    return result;
+  }
   std::string kbError;
   std::string kbTarget = *int21::resolveCPUTarget(request.target, kbError);
   if (kb && !request.tune) {
@@ -129,9 +140,6 @@ CompileResult compileModel(const CompileRequest &request) {
     result.tuned = std::move(*tuned);
   }
 
-  int21::CompileOptions compileOptions;
-  compileOptions.target = request.target;
-  llvm::raw_string_ostream os(result.engine);
   if (failed(int21::compileToEngine(**module, compileOptions, os)))
     fail(modelName + ": compilation failed");
   return result;
@@ -144,8 +152,15 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
         const std::string &workerExecutable, bool useKB,
         const std::string &kbPath) {
   std::string error;
-  if (failed(int21::resolveCPUTarget(target, error)))
+  if (int21::isGPUTarget(target)) {
+    if (failed(int21::checkGPUTarget(target, error)))
+      throw py::value_error("target: " + error);
+    if (tune)
+      throw py::value_error("tune=True searches CPU schedules only "
+                            "(target='cpu')");
+  } else if (failed(int21::resolveCPUTarget(target, error))) {
     throw py::value_error("target: " + error);
+  }
   CompileRequest request;
   request.path = path.value_or("");
   if (!path)

@@ -11,6 +11,7 @@
 
 #include "int21/Compiler/GpuEngine.h"
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/PTX.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -600,3 +601,53 @@ auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
   return success();
 }
 
+auto ::int21::lowerToGPUHostForm(ModuleOp module,
+                                 const ::int21::CompileOptions &options)
+    -> FailureOr<runtime::EngineMetadata> {
+  std::string error;
+  if (failed(::int21::checkGPUTarget(options.target, error)))
+    return module.emitError(error);
+  // The engine's inputs and outputs as the model names them; a module
+  // already in host form (launches from @main) is taken as it is.
+  bool hostForm = false;
+  module->walk([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      hostForm = true;
+  });
+  runtime::EngineMetadata meta;
+  if (!hostForm) {
+    FailureOr<runtime::EngineMetadata> described =
+        ::int21::describeEntry(module);
+    if (failed(described) || failed(::int21::lowerToGPUHost(module, options)))
+      return failure();
+    meta = std::move(*described);
+  }
+  meta.target = options.target;
+  return meta;
+}
+
+auto ::int21::compileToGpuEngine(ModuleOp module,
+                                 const ::int21::CompileOptions &options,
+                                 llvm::raw_ostream &os) -> LogicalResult {
+  FailureOr<runtime::EngineMetadata> meta =
+      ::int21::lowerToGPUHostForm(module, options);
+  if (failed(meta) ||
+      failed(::int21::lowerKernelsToPTX(module, options.target)))
+    return failure();
+  // The cubin travels with the PTX where ptxas is found; the driver
+  // compiles the PTX for other chips (or without one).
+  auto assemble = [](StringRef code, StringRef chip,
+                     std::string &message) -> FailureOr<std::string> {
+    llvm::Expected<::int21::PTXAssembly> cubin =
+        ::int21::assemblePTX(code, chip);
+    if (!cubin) {
+      message = llvm::toString(cubin.takeError());
+      return failure();
+    }
+    return cubin->cubin;
+  };
+  ::int21::AssemblePTXFn assembler;
+  if (::int21::findPtxas())
+    assembler = assemble;
+  return ::int21::writeGpuEngine(module, std::move(*meta), os, assembler);
+}

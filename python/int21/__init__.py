@@ -46,8 +46,9 @@ def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=
     model: a path (str or os.PathLike; `.onnxtext` files are read in the ONNX
         text format), the bytes of a serialized ModelProto, or an object with
         SerializeToString() (an onnx.ModelProto).
-    target: "cpu" (this machine) or "cpu:<triple>:<cpu>". An engine for
-        another machine can be saved but not run here.
+    target: "cpu" (this machine), "cpu:<triple>:<cpu>", or an NVIDIA GPU,
+        "sm_80" or "sm_90". An engine for another machine, or a GPU engine
+        (int21-run runs those), can be saved but not run here.
     tune: search the schedule of every kernel on this machine, as
         `int21-compile --tune` does (progress goes to stderr); the engine's
         `tuning` then says what the search found.

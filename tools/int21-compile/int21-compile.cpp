@@ -648,25 +648,16 @@ int main(int argc, char **argv) {
     }
     if (compiles && gpuTarget) {
       compileOptions.timing = &rootTimer;
-      // The engine's inputs and outputs as the model names them; a module
-      // already in host form (launches from @main) goes straight to PTX.
-      bool hostForm = false;
-      (**module)->walk([&](Operation *op) {
-        if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
-          hostForm = true;
-      });
-      ::int21::runtime::EngineMetadata meta;
-      if (!hostForm) {
-        FailureOr<::int21::runtime::EngineMetadata> described =
-            ::int21::describeEntry(**module);
-        if (failed(described) ||
-            failed(::int21::lowerToGPUHost(**module, compileOptions))) {
+      if (emitKind == EmitKind::Engine) {
+        if (failed(::int21::compileToGpuEngine(**module, compileOptions,
+                                               output->os())))
           failedAny = true;
-          continue;
-        }
-        meta = std::move(*described);
+        continue;
       }
-      meta.target = compileOptions.target;
+      if (failed(::int21::lowerToGPUHostForm(**module, compileOptions))) {
+        failedAny = true;
+        continue;
+      }
       if (emitKind == EmitKind::GPU) {
         (**module)->print(output->os(), flags);
         output->os() << "\n";
@@ -680,27 +671,6 @@ int main(int argc, char **argv) {
       }
       if (emitKind == EmitKind::PTX) {
         output->os() << *ptx;
-        continue;
-      }
-      if (emitKind == EmitKind::Engine) {
-        // The cubin travels with the PTX where ptxas is found; the driver
-        // compiles the PTX for other chips (or without one).
-        auto assemble = [&](StringRef code, StringRef chip,
-                            std::string &error) -> FailureOr<std::string> {
-          llvm::Expected<::int21::PTXAssembly> cubin =
-              ::int21::assemblePTX(code, chip);
-          if (!cubin) {
-            error = llvm::toString(cubin.takeError());
-            return failure();
-          }
-          return cubin->cubin;
-        };
-        ::int21::AssemblePTXFn assembler;
-        if (::int21::findPtxas())
-          assembler = assemble;
-        if (failed(::int21::writeGpuEngine(**module, meta, output->os(),
-                                           assembler)))
-          failedAny = true;
         continue;
       }
       llvm::Expected<::int21::PTXAssembly> assembled =

@@ -17,6 +17,7 @@
 #ifndef INT21_COMPILER_GPUENGINE_H
 #define INT21_COMPILER_GPUENGINE_H
 
+#include "int21/Compiler/Compiler.h"
 #include "int21/Runtime/EngineFile.h"
 #include "int21/Runtime/GpuPlan.h"
 
@@ -64,6 +65,22 @@ mlir::LogicalResult writeGpuEngine(mlir::ModuleOp module,
                                    runtime::EngineMetadata meta,
                                    llvm::raw_ostream &os,
                                    AssemblePTXFn assemble = nullptr);
+
+/// Lowers `module`, in place, to host form for the chip `options.target`
+/// (lowerToGPUHost) unless it is in host form already (gpu.module or
+/// gpu.binary ops), and returns the engine's metadata: the target and, for
+/// an imported model, its inputs and outputs (describeEntry).
+mlir::FailureOr<runtime::EngineMetadata>
+lowerToGPUHostForm(mlir::ModuleOp module, const CompileOptions &options);
+
+/// Compiles `module` (changed in place) into a GPU engine for the chip
+/// `options.target`, written to `os`: an imported int21 module is lowered
+/// to host form (lowerToGPUHost), one already in host form (gpu.module or
+/// gpu.binary ops) is taken as it is; its kernels become PTX and, where
+/// ptxas is found, the chip's cubin.
+mlir::LogicalResult compileToGpuEngine(mlir::ModuleOp module,
+                                       const CompileOptions &options,
+                                       llvm::raw_ostream &os);
 
 } // namespace int21
 
