@@ -679,22 +679,23 @@ std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
     totalUses += stats.uses;
   const Kernel &work = board.kernels()[kernel];
   while (batch.size() < size) {
-    // What won on this work or the nearest work seeds each kernel's search:
-    // the knowledge agent's first proposal for a kernel goes first. Then
-    // the agent with the best upper confidence bound on its improvements.
+    // A seeding agent (what won on this or the nearest work) has its first
+    // proposal for a kernel tried first. Then the agent with the best upper
+    // confidence bound on its improvements.
     std::optional<size_t> pick;
     double pickScore = 0;
-    for (size_t a = 0; a < agents.size(); ++a)
-      if (!dry[a] && agents[a]->name() == "knowledge" &&
+    for (size_t a = 0; a < agents.size() && !pick; ++a) {
+      llvm::StringRef name = agents[a]->name();
+      auto byAgent = [&](const Candidate &c) { return c.agent == name; };
+      if (!dry[a] && agents[a]->seedsEachKernel() &&
           !llvm::any_of(board.trialsOf(kernel),
                         [&](unsigned t) {
-                          return board.trials()[t].candidate.agent ==
-                                 "knowledge";
+                          return byAgent(board.trials()[t].candidate);
                         }) &&
-          !llvm::any_of(batch, [](const Work &w) {
-            return w.candidate.agent == "knowledge";
-          }))
+          !llvm::any_of(batch,
+                        [&](const Work &w) { return byAgent(w.candidate); }))
         pick = a;
+    }
     bool seeding = pick.has_value();
     for (size_t a = 0; a < agents.size() && !seeding; ++a) {
       if (dry[a])

@@ -144,6 +144,23 @@ static FailureOr<TensorSpec> specOf(Operation *where, Type type,
   return spec;
 }
 
+auto ::int21::appendWeight(Operation *at, Attribute value,
+                           EngineMetadata &meta, std::string &weights)
+    -> FailureOr<uint64_t> {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  std::optional<std::vector<char>> bytes =
+      elements ? mlir::int21::getConstantBytes(elements) : std::nullopt;
+  std::string name = "weight_" + std::to_string(meta.weights.size());
+  if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(value))
+    name = resource.getRawHandle().getKey().str();
+  if (!bytes)
+    return at->emitError("weight '") << name << "' has no data to store";
+  weights.resize(llvm::alignTo(weights.size(), kWeightAlign), '\0');
+  meta.weights.push_back({name, weights.size(), bytes->size()});
+  weights.append(bytes->data(), bytes->size());
+  return bytes->size();
+}
+
 auto ::int21::describeEntry(ModuleOp module) -> FailureOr<EngineMetadata> {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
@@ -344,19 +361,8 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
     }
     if (!isWeight)
       continue;
-    auto elements = dyn_cast<ElementsAttr>(value);
-    std::optional<std::vector<char>> bytes =
-        elements ? mlir::int21::getConstantBytes(elements) : std::nullopt;
-    std::string name = "weight_" + std::to_string(meta.weights.size());
-    if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(value))
-      name = resource.getRawHandle().getKey().str();
-    if (!bytes) {
-      main.emitError("weight '") << name << "' has no data to store";
+    if (failed(::int21::appendWeight(main, value, meta, weights)))
       return nullptr;
-    }
-    weights.resize(llvm::alignTo(weights.size(), kWeightAlign), '\0');
-    meta.weights.push_back({name, weights.size(), bytes->size()});
-    weights.append(bytes->data(), bytes->size());
   }
   if (numArgs != numIn + numOut + meta.weights.size()) {
     main.emitError("@main has ") << numArgs << " arguments, expected "

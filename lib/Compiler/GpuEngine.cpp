@@ -39,8 +39,6 @@ using runtime::GpuStep;
 using runtime::KernelArg;
 using runtime::TensorSpec;
 
-static constexpr size_t kWeightAlign = 64;
-
 namespace {
 
 /// Where a memref value points: its aligned pointer is `offset` bytes into
@@ -144,25 +142,17 @@ LogicalResult PlanBuilder::classifyArguments() {
   for (unsigned i = 0; i < numBuffers; ++i) {
     auto type = cast<MemRefType>(main.getArgument(i).getType());
     if (Attribute value = main.getArgAttr(i, "int21.weight")) {
-      auto elements = dyn_cast<ElementsAttr>(value);
-      std::optional<std::vector<char>> bytes =
-          elements ? mlir::int21::getConstantBytes(elements) : std::nullopt;
-      std::string name = "weight_" + std::to_string(meta.weights.size());
-      if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(value))
-        name = resource.getRawHandle().getKey().str();
-      if (!bytes)
-        return main.emitError("weight '") << name << "' has no data to store";
+      auto index = static_cast<unsigned>(meta.weights.size());
+      FailureOr<uint64_t> size =
+          ::int21::appendWeight(main, value, meta, parts.weights);
+      if (failed(size))
+        return failure();
       FailureOr<uint64_t> reach = reachOf(type);
-      if (failed(reach) || *reach != bytes->size())
+      if (failed(reach) || *reach != *size)
         return main.emitError("weight '")
-               << name << "' has " << bytes->size()
+               << meta.weights.back().name << "' has " << *size
                << " bytes of data, its argument is " << type;
-      parts.weights.resize(llvm::alignTo(parts.weights.size(), kWeightAlign),
-                           '\0');
-      places[main.getArgument(i)] = {
-          BufferKind::Weight, static_cast<unsigned>(meta.weights.size()), 0};
-      meta.weights.push_back({name, parts.weights.size(), bytes->size()});
-      parts.weights.append(bytes->data(), bytes->size());
+      places[main.getArgument(i)] = {BufferKind::Weight, index, 0};
       roles.push_back(Role::Weight);
       continue;
     }

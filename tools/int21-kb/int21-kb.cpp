@@ -112,6 +112,26 @@ std::optional<std::string> resolveTarget(llvm::StringRef target) {
   return *resolved;
 }
 
+/// The records `--target` selects (all of them without it), in `records`;
+/// false after saying why not.
+bool recordsOfTarget(KnowledgeBase &kb,
+                     std::vector<KnowledgeRecord> &records) {
+  std::string target;
+  if (!targetOption.empty()) {
+    std::optional<std::string> resolved = resolveTarget(targetOption);
+    if (!resolved)
+      return false;
+    target = *resolved;
+  }
+  llvm::Expected<std::vector<KnowledgeRecord>> all = kb.records(target);
+  if (!all) {
+    fail(llvm::toString(all.takeError()));
+    return false;
+  }
+  records = std::move(*all);
+  return true;
+}
+
 std::string dimsText(const std::vector<int64_t> &dims) {
   std::string text;
   for (auto [i, dim] : llvm::enumerate(dims))
@@ -138,20 +158,13 @@ std::unique_ptr<mlir::MLIRContext> makeContext() {
 }
 
 int listRecords(KnowledgeBase &kb) {
-  std::string target;
-  if (!targetOption.empty()) {
-    std::optional<std::string> resolved = resolveTarget(targetOption);
-    if (!resolved)
-      return 1;
-    target = *resolved;
-  }
-  llvm::Expected<std::vector<KnowledgeRecord>> records = kb.records(target);
-  if (!records)
-    return fail(llvm::toString(records.takeError()));
+  std::vector<KnowledgeRecord> records;
+  if (!recordsOfTarget(kb, records))
+    return 1;
   llvm::outs() << llvm::format("%5s  %-28s  %10s  %8s  %-11s  %s\n", "id",
                                "work", "median ms", "speed-up", "found by",
                                "schedule / target / machine");
-  for (const KnowledgeRecord &record : *records)
+  for (const KnowledgeRecord &record : records)
     llvm::outs() << llvm::format("%5lld  %-28s  %10.4g  %7.2fx  %-11s  ",
                                  (long long)record.id,
                                  workText(record).c_str(),
@@ -159,8 +172,8 @@ int listRecords(KnowledgeBase &kb) {
                                  record.agent.c_str())
                  << describe(record.schedule) << "  " << record.target << "  "
                  << record.machine << "\n";
-  llvm::outs() << records->size()
-               << (records->size() == 1 ? " record" : " records") << " in "
+  llvm::outs() << records.size()
+               << (records.size() == 1 ? " record" : " records") << " in "
                << kb.path() << "\n";
   return 0;
 }
@@ -305,17 +318,8 @@ std::string compilerExecutable(const char *argv0) {
 int verifyRecords(KnowledgeBase &kb, const char *argv0) {
   std::vector<KnowledgeRecord> chosen;
   if (verifyIds.empty()) {
-    std::string target;
-    if (!targetOption.empty()) {
-      std::optional<std::string> resolved = resolveTarget(targetOption);
-      if (!resolved)
-        return 1;
-      target = *resolved;
-    }
-    auto all = kb.records(target);
-    if (!all)
-      return fail(llvm::toString(all.takeError()));
-    chosen = std::move(*all);
+    if (!recordsOfTarget(kb, chosen))
+      return 1;
   }
   for (int64_t id : verifyIds) {
     auto record = kb.get(id);

@@ -33,6 +33,10 @@ public:
   /// (the coordinator drops duplicates and invalid ones).
   virtual std::vector<Candidate> propose(const Blackboard &board,
                                          unsigned kernel, unsigned count) = 0;
+  /// Whether this agent's first proposal for a kernel is that kernel's first
+  /// trial after the default, before the bandit chooses (what won on the
+  /// same or similar work seeds the search).
+  virtual bool seedsEachKernel() const { return false; }
   /// Called with every recorded trial, whoever proposed it.
   virtual void observe(const Blackboard &board, const Trial &trial) {}
   /// Called once when the search ends.

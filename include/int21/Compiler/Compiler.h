@@ -65,6 +65,15 @@ mlir::FailureOr<std::string> resolveCPUTarget(llvm::StringRef target,
 /// std::nullopt for a type engines cannot hold.
 std::optional<runtime::DType> engineDType(mlir::Type element);
 
+/// Appends the data of a weight, the `int21.weight` value of one of @main's
+/// arguments, to an engine's weights section (64-byte aligned) and lists it
+/// in `meta` under its resource name (else weight_K). Returns its size in
+/// bytes, or fails with an error on `at` when the value holds no data.
+mlir::FailureOr<uint64_t> appendWeight(mlir::Operation *at,
+                                       mlir::Attribute value,
+                                       runtime::EngineMetadata &meta,
+                                       std::string &weights);
+
 /// The inputs and outputs of `module`'s @main as an engine records them.
 mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
 

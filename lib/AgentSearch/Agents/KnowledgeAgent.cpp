@@ -54,6 +54,7 @@ public:
   explicit KnowledgeAgent(std::vector<KnowledgeRecord> records)
       : records(std::move(records)) {}
   llvm::StringRef name() const override { return "knowledge"; }
+  bool seedsEachKernel() const override { return true; }
 
   std::vector<Candidate> propose(const Blackboard &board, unsigned kernel,
                                  unsigned count) override {
