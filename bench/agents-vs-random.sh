@@ -2,28 +2,34 @@
 # The agent team against the random agent at equal budget, on the shared
 # models' kernels, over three seeds: how many of the random agent's trials
 # the team needs to reach the random search's best time (bench/agents_vs_random.py).
-# Usage: bench/agents-vs-random.sh [BUDGET=60] [MODELS="mlp encoder resnet18"] [SEEDS="1 2 3"]
-# Env: INT21_BUILD_DIR (default build), MODELS (default ../shared/models),
+# Usage: bench/agents-vs-random.sh [BUDGET=default] [MODELS="mlp encoder resnet18"] [SEEDS="1 2 3"]
+# BUDGET is trials per run; "default" is int21-compile's own (20 per kernel).
+# Env: INT21_BIN (the tools, default build/bin; skips the build),
+#      INT21_BUILD_DIR (default build), MODELS (default ../shared/models),
 #      KEEP_LOGS=DIR to keep the tuning logs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-budget="${1:-60}"
+budget="${1:-default}"
 names="${2:-mlp encoder resnet18}"
 seeds="${3:-1 2 3}"
-source "$root/bench/common.sh"
-dir="$models"
+if [ -z "${INT21_BIN:-}" ]; then
+  "$root/scripts/build.sh" >/dev/null
+fi
+bin="${INT21_BIN:-${INT21_BUILD_DIR:-$root/build}/bin}"
+dir="${MODELS:-$root/../shared/models}"
 work="${KEEP_LOGS:-$(mktemp -d)}"
 mkdir -p "$work"
 [ -n "${KEEP_LOGS:-}" ] || trap 'rm -rf "$work"' EXIT
 
-machine_line "; budget $budget trials per run"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); budget $budget trials per run"
 for m in $names; do
   for s in $seeds; do
     for who in random team; do
-      agents=()
-      [ "$who" = random ] && agents=(--agents=random)
-      "$build/bin/int21-compile" "$dir/$m.onnx" --no-kb --target=cpu --tune --budget "$budget" \
-        --seed "$s" "${agents[@]}" --tune-log "$work/$m-$who-$s.jsonl" \
+      extra=()
+      [ "$who" = random ] && extra=(--agents=random)
+      [ "$budget" = default ] || extra+=(--budget "$budget")
+      "$bin/int21-compile" "$dir/$m.onnx" --no-kb --target=cpu --tune \
+        --seed "$s" "${extra[@]}" --tune-log "$work/$m-$who-$s.jsonl" \
         -o "$work/$m.int21" 2>/dev/null | sed "s/^/$m $who seed $s: /"
     done
   done

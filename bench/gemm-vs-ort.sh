@@ -9,7 +9,10 @@
 #   KNOBS: --schedule-knobs strings, one engine each, e.g.
 #          cpu.matmul.pack_b=1,cpu.matmul.reg_m=12,cpu.matmul.reg_n=32
 # Env: SIZE (1024), RUNS per round (30), ROUNDS (5), INT21_BUILD_DIR (build),
-#      TUNE_FLAGS (--tune --budget 40 --tune-threads 1).
+#      TUNE_FLAGS (--tune --budget 40 --tune-threads 1),
+#      BASELINE_BIN: the tools of an earlier commit (e.g. the one that closed
+#      the CPU issue, built in a worktree); its default engine is compiled and
+#      timed with those tools, in the same rounds, as column `baseline`.
 #
 # The machine may be shared: every engine and ORT run ROUNDS times,
 # interleaved, and each column reports the best round: `med` from the lowest
@@ -59,8 +62,13 @@ for k in "$@"; do
   knobs+=("$k")
 done
 tune=1
+baseline="${BASELINE_BIN:-}"
 
 for model in weight input; do
+  if [ -n "$baseline" ]; then
+    "$baseline/int21-compile" "$work/$model.onnx" --target=cpu \
+      -o "$work/$model.baseline.int21"
+  fi
   for i in "${!labels[@]}"; do
     args=()
     [ -n "${knobs[$i]}" ] && args=(--schedule-knobs "${knobs[$i]}")
@@ -78,8 +86,11 @@ for _ in $(seq "$rounds"); do
   for model in weight input; do
     engines=("${labels[@]}")
     [ "$tune" = 1 ] && engines+=(tuned)
+    [ -n "$baseline" ] && engines+=(baseline)
     for e in "${engines[@]}"; do
-      "$build/bin/int21-run" "$work/$model.$e.int21" --bench "$runs" --threads 1 |
+      run="$build/bin/int21-run"
+      [ "$e" = baseline ] && run="$baseline/int21-run"
+      "$run" "$work/$model.$e.int21" --bench "$runs" --threads 1 |
         sed -n 's/.*median=\([0-9.]*\) min=\([0-9.]*\).*/\1 \2/p' >>"$work/$model.$e.times"
     done
     (cd "$ort" && node ort_bench.js "$work/$model.onnx" 1 "$runs") |
@@ -90,7 +101,9 @@ done
 gflops() { awk -v n="$size" -v ms="$1" 'BEGIN { printf "%.1f", 2 * n * n * n / (ms * 1e6) }'; }
 machine_line ""
 echo "# MatMul ${size}x${size}x${size} f32, 1 thread, GFLOP/s; $rounds rounds of $runs runs"
-columns=("${labels[@]}" tuned ort)
+columns=("${labels[@]}" tuned)
+[ -n "$baseline" ] && columns+=(baseline)
+columns+=(ort)
 printf '%-7s' B
 for c in "${columns[@]}"; do printf ' %15s' "$c(med/best)"; done
 echo
@@ -112,4 +125,5 @@ for i in "${!labels[@]}"; do
   [ -n "${knobs[$i]}" ] && echo "# ${labels[$i]}: --schedule-knobs ${knobs[$i]}"
 done
 echo "# tuned: int21-compile ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1}"
+[ -n "$baseline" ] && echo "# baseline: $baseline/int21-compile (default schedule)"
 cat "$work/tune.txt"

@@ -291,8 +291,12 @@ llvm::Error Coordinator::setUp() {
                       : std::max(1u, std::thread::hardware_concurrency());
   const std::vector<Kernel> &kernels = board.kernels();
   budget = options.budget;
+  // 20 trials per kernel of the model: the merged kernels the fusion agent
+  // may propose spend the same budget, so it does not depend on the agents.
   if (!budget && options.seconds <= 0)
-    budget = 20 * kernels.size();
+    budget = 20 * llvm::count_if(kernels, [](const Kernel &kernel) {
+               return !kernel.mergeOf;
+             });
   referenceEngines.resize(kernels.size());
 
   ParserConfig config(module.getContext());

@@ -91,11 +91,13 @@ TEST_F(SearchTest, DomainsComeFromTheWork) {
     EXPECT_TRUE(llvm::is_contained(domain.options,
                                    choice->defaults.lookup(domain.name)))
         << domain.name;
-    if (domain.name == "cache_k")
+    if (domain.name == "cache_k") {
       for (int64_t k : domain.options)
         EXPECT_EQ(128 % k, 0) << "cache_k " << k << " does not divide K";
-    if (domain.name == "par_m")
+    }
+    if (domain.name == "par_m") {
       EXPECT_EQ(domain.options.back(), 64);
+    }
   }
 }
 
@@ -241,6 +243,78 @@ TEST_F(SearchTest, CostModelFollowsTheMeasurements) {
   for (const Candidate &c : proposed)
     sumOfProposed += c.schedule.knobs.at("reg_n");
   EXPECT_GT(sumOfProposed / proposed.size(), sumOfMeasured / measured);
+}
+
+/// `kernel` again under another signature: other work of the same shape
+/// class, for what one kernel's trials teach about another.
+Kernel renamed(Kernel kernel, llvm::StringRef signature) {
+  kernel.signature = signature.str();
+  return kernel;
+}
+
+// What the cost model learned on one kernel ranks the proposals for another
+// kernel of the same template before that one has measurements of its own.
+TEST_F(SearchTest, CostModelTransfersAcrossKernels) {
+  Blackboard board({matmul(), renamed(matmul(), "other")});
+  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  std::mt19937_64 rng(3);
+  Schedule base = defaultSchedule(choice);
+  // Narrow register tiles win here: the default (a wide one) is far away.
+  auto synthetic = [](const Schedule &s) {
+    return 0.1 * s.knobs.at("reg_n");
+  };
+  board.record(fakeTrial(0, base, synthetic(base), /*isDefault=*/true));
+  board.record(fakeTrial(1, base, synthetic(base), /*isDefault=*/true));
+  double sumOfMeasured = 0;
+  unsigned measured = 0;
+  while (board.trials().size() < 26) {
+    Schedule s = randomSchedule(choice, rng);
+    std::string why;
+    if (!isValidSchedule(matmul(), s, why) ||
+        board.tried(scheduleHash("k0", s)))
+      continue;
+    board.record(fakeTrial(0, s, synthetic(s)));
+    sumOfMeasured += s.knobs["reg_n"];
+    ++measured;
+  }
+  std::unique_ptr<Agent> agent = createCostModelAgent(5);
+  std::vector<Candidate> proposed = agent->propose(board, 1, 4);
+  ASSERT_EQ(proposed.size(), 4u);
+  double sumOfProposed = 0;
+  for (const Candidate &c : proposed) {
+    EXPECT_EQ(c.kernel, 1u);
+    sumOfProposed += c.schedule.knobs.at("reg_n");
+  }
+  EXPECT_LT(sumOfProposed / proposed.size(), sumOfMeasured / measured);
+}
+
+// The pipeline agent tries the kernel's other templates; a switch that lost
+// badly on one kernel is not proposed for the next.
+TEST_F(SearchTest, PipelineAgentTriesTemplatesAndRemembersLosses) {
+  ASSERT_GE(matmul().choices.size(), 2u);
+  const cpu::ScheduleChoice &fallback = matmul().choices[1];
+  Blackboard board({matmul(), renamed(matmul(), "other")});
+  Schedule base = defaultSchedule(matmul().choices.front());
+  const Trial &first =
+      board.record(fakeTrial(0, base, 1.0, /*isDefault=*/true));
+  unsigned firstId = first.id;
+  board.record(fakeTrial(1, base, 1.0, /*isDefault=*/true));
+
+  std::unique_ptr<Agent> agent = createPipelineAgent(1);
+  auto switches = [&](unsigned kernel) {
+    std::vector<Candidate> proposed = agent->propose(board, kernel, 16);
+    return llvm::count_if(proposed, [&](const Candidate &c) {
+      return c.schedule.sequence == fallback.sequence;
+    });
+  };
+  EXPECT_EQ(switches(0), 1);
+
+  Trial slow = fakeTrial(0, defaultSchedule(fallback), 100.0);
+  slow.candidate.agent = "pipeline";
+  slow.candidate.parent = firstId;
+  agent->observe(board, board.record(slow));
+  EXPECT_EQ(switches(0), 0) << "the template was tried on this kernel";
+  EXPECT_EQ(switches(1), 0) << "the switch lost 100x on the other kernel";
 }
 
 TEST(MeasureTest, TolerancesFollowTheDtype) {

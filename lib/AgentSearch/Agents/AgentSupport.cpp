@@ -3,6 +3,7 @@
 #include "AgentSupport.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace int21::search;
 namespace cpu = mlir::int21::cpu;
@@ -97,6 +98,41 @@ std::optional<Schedule> detail::randomPlausible(const Kernel &kernel,
       return schedule;
   }
   return std::nullopt;
+}
+
+/// The option of `options` nearest to `value` (in log2 for sizes).
+static int64_t nearestOption(llvm::ArrayRef<int64_t> options, int64_t value) {
+  int64_t best = options.front();
+  double bestDistance = INFINITY;
+  for (int64_t option : options) {
+    double distance =
+        option > 0 && value > 0
+            ? std::fabs(std::log2(double(option)) - std::log2(double(value)))
+            : std::fabs(double(option - value));
+    if (distance < bestDistance) {
+      best = option;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+Schedule detail::fitToChoice(const cpu::ScheduleChoice &choice,
+                             const Schedule &schedule) {
+  Schedule fitted;
+  fitted.sequence = choice.sequence;
+  for (const cpu::KnobDomain &domain : choice.domains) {
+    auto known = schedule.knobs.find(domain.name);
+    int64_t value = choice.defaults.lookup(domain.name);
+    if (known != schedule.knobs.end())
+      value = domain.alternative
+                  ? (llvm::is_contained(domain.options, known->second)
+                         ? known->second
+                         : value)
+                  : nearestOption(domain.options, known->second);
+    fitted.knobs[domain.name] = value;
+  }
+  return fitted;
 }
 
 bool detail::alreadyProposed(const Blackboard &board, const Kernel &kernel,

@@ -36,6 +36,12 @@ unsigned trialsSinceImprovement(const Blackboard &board, unsigned kernel);
 std::optional<Schedule> randomPlausible(const Kernel &kernel,
                                         std::mt19937_64 &rng);
 
+/// `schedule` (of other work, the same template) moved into `choice`'s
+/// space: each size to the nearest option in log2, each alternative kept
+/// where `choice` has it; a knob `schedule` lacks takes the default.
+Schedule fitToChoice(const mlir::int21::cpu::ScheduleChoice &choice,
+                     const Schedule &schedule);
+
 /// Whether the blackboard or `pending` already holds `schedule`.
 bool alreadyProposed(const Blackboard &board, const Kernel &kernel,
                      const Schedule &schedule,

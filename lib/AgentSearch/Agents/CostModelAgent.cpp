@@ -1,12 +1,17 @@
 //===- CostModelAgent.cpp - proposals ranked by a model of the measurements ===//
 //
 // For the template of the kernel's best schedule, a ridge regression of
-// log(time) on the knobs (log2 of each size, its square and the pairwise
-// products; one-hot alternatives) is fitted on every correct trial of that
-// template. Many proposals (mutations of the best few, random points) are
-// ranked by the model and only the most promising are sent to be measured.
-// Until there are enough measurements to fit, it proposes mutations of the
-// best.
+// log(time / the kernel's default time) on the knobs (each size's position
+// in its domain in log2, its square and the pairwise products; log2 of each
+// size; one-hot alternatives) is fitted on every correct trial of that
+// template: this kernel's, and with a quarter of the weight those of the
+// other kernels that have the template (the same tile sizes tend to do
+// alike on similar work, so the model ranks well before this kernel has
+// many measurements of its own). Many proposals (mutations of the best few,
+// the best schedules of the other kernels fitted to this one's domains,
+// random points) are ranked by the model and only the most promising are
+// sent to be measured. Until there are enough measurements to fit, it
+// proposes them unranked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +27,10 @@ namespace {
 constexpr size_t kMinPoints = 5;
 constexpr unsigned kPool = 256;
 constexpr double kRidge = 0.1;
+/// The weight of another kernel's trial against one of the kernel's own.
+constexpr double kOtherKernelWeight = 0.25;
+/// The best schedules of each other kernel offered to the pool.
+constexpr size_t kBorrowed = 3;
 
 /// The features of a schedule of `choice`.
 std::vector<double> features(const cpu::ScheduleChoice &choice,
@@ -38,9 +47,11 @@ std::vector<double> features(const cpu::ScheduleChoice &choice,
     }
     double low = std::log2(std::max<int64_t>(1, domain.options.front()));
     double high = std::log2(std::max<int64_t>(1, domain.options.back()));
-    double v = (std::log2(std::max<int64_t>(1, value)) - low) /
-               std::max(1.0, high - low);
-    sizes.push_back(v);
+    double size = std::log2(std::max<int64_t>(1, value));
+    sizes.push_back((size - low) / std::max(1.0, high - low));
+    // The size itself: a 16-lane vector fills an AVX-512 register whatever
+    // the dimensions.
+    x.push_back(size / 8);
   }
   for (size_t i = 0; i < sizes.size(); ++i) {
     x.push_back(sizes[i]);
@@ -51,16 +62,17 @@ std::vector<double> features(const cpu::ScheduleChoice &choice,
   return x;
 }
 
-/// Solves (X^T X + ridge I) w = X^T y by Gaussian elimination.
+/// Solves (X^T W X + ridge I) w = X^T W y by Gaussian elimination.
 std::vector<double> fitRidge(const std::vector<std::vector<double>> &rows,
-                             const std::vector<double> &y) {
+                             const std::vector<double> &y,
+                             const std::vector<double> &weight) {
   size_t n = rows.front().size();
   std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0));
   for (size_t r = 0; r < rows.size(); ++r)
     for (size_t i = 0; i < n; ++i) {
       for (size_t j = 0; j < n; ++j)
-        a[i][j] += rows[r][i] * rows[r][j];
-      a[i][n] += rows[r][i] * y[r];
+        a[i][j] += weight[r] * rows[r][i] * rows[r][j];
+      a[i][n] += weight[r] * rows[r][i] * y[r];
     }
   for (size_t i = 1; i < n; ++i) // The intercept is not shrunk.
     a[i][i] += kRidge;
@@ -105,16 +117,28 @@ public:
     if (!choice)
       return out;
 
+    // The training set: every correct trial of the template, on any kernel
+    // whose default ran, in that kernel's own domains.
     std::vector<std::vector<double>> rows;
-    std::vector<double> y;
-    for (const Trial *trial : ranked)
-      if (trial->candidate.schedule.sequence == sequence) {
-        rows.push_back(features(*choice, trial->candidate.schedule));
-        y.push_back(std::log(trial->time.medianMs));
-      }
+    std::vector<double> y, weight;
+    size_t own = 0;
+    for (const Trial &trial : board.trials()) {
+      unsigned k = trial.candidate.kernel;
+      const Trial *base = board.defaultTrial(k);
+      const cpu::ScheduleChoice *theirs =
+          board.kernels()[k].findChoice(sequence);
+      if (trial.outcome != Outcome::Ok ||
+          trial.candidate.schedule.sequence != sequence || !theirs || !base ||
+          base->outcome != Outcome::Ok)
+        continue;
+      rows.push_back(features(*theirs, trial.candidate.schedule));
+      y.push_back(std::log(trial.time.medianMs / base->time.medianMs));
+      weight.push_back(k == kernel ? 1.0 : kOtherKernelWeight);
+      own += k == kernel;
+    }
     std::vector<double> weights;
-    if (rows.size() >= kMinPoints)
-      weights = fitRidge(rows, y);
+    if (rows.size() >= kMinPoints && own > 0)
+      weights = fitRidge(rows, y, weight);
 
     // The pool: mutations of the best few, and random points.
     struct Scored {
@@ -123,6 +147,33 @@ public:
       unsigned parent;
     };
     std::vector<Scored> pool;
+    auto predict = [&](const Schedule &schedule) {
+      if (weights.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+      std::vector<double> x = features(*choice, schedule);
+      double predicted = 0;
+      for (size_t k = 0; k < x.size(); ++k)
+        predicted += weights[k] * x[k];
+      return predicted;
+    };
+    // What won on the other kernels of this template, fitted to this one.
+    for (unsigned k = 0; k < board.kernels().size(); ++k) {
+      if (k == kernel || !board.kernels()[k].findChoice(sequence))
+        continue;
+      size_t borrowed = 0;
+      for (const Trial *trial : detail::rankedTrials(board, k)) {
+        if (borrowed == kBorrowed)
+          break;
+        if (trial->candidate.schedule.sequence != sequence || trial->isDefault)
+          continue;
+        Schedule fitted = detail::fitToChoice(*choice, trial->candidate.schedule);
+        std::string why;
+        if (!isValidSchedule(work, fitted, why))
+          continue;
+        ++borrowed;
+        pool.push_back({predict(fitted), std::move(fitted), trial->id});
+      }
+    }
     size_t parents = std::min<size_t>(5, ranked.size());
     for (unsigned i = 0; i < kPool; ++i) {
       const Trial *parent = ranked[i % parents];
@@ -141,13 +192,7 @@ public:
       }
       if (!s)
         continue;
-      double predicted = std::numeric_limits<double>::quiet_NaN();
-      if (!weights.empty()) {
-        std::vector<double> x = features(*choice, *s);
-        predicted = 0;
-        for (size_t k = 0; k < x.size(); ++k)
-          predicted += weights[k] * x[k];
-      }
+      double predicted = predict(*s);
       pool.push_back({predicted, std::move(*s), parent->id});
     }
     if (!weights.empty())

@@ -21,23 +21,6 @@ using namespace int21::search;
 
 namespace {
 
-/// The option of `options` nearest to `value` (in log2 for sizes).
-int64_t nearestOption(llvm::ArrayRef<int64_t> options, int64_t value) {
-  int64_t best = options.front();
-  double bestDistance = INFINITY;
-  for (int64_t option : options) {
-    double distance =
-        option > 0 && value > 0
-            ? std::fabs(std::log2(double(option)) - std::log2(double(value)))
-            : std::fabs(double(option - value));
-    if (distance < bestDistance) {
-      best = option;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
 /// Distance between two works' dimensions; infinite when not comparable.
 double dimsDistance(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) {
   if (a.size() != b.size() || a.empty())
@@ -94,19 +77,7 @@ private:
       double distance = dimsDistance(record.dims, work.loops);
       if (!std::isfinite(distance))
         continue;
-      Schedule adapted;
-      adapted.sequence = choice->sequence;
-      for (const mlir::int21::cpu::KnobDomain &domain : choice->domains) {
-        auto known = record.schedule.knobs.find(domain.name);
-        int64_t value = choice->defaults.lookup(domain.name);
-        if (known != record.schedule.knobs.end())
-          value = domain.alternative
-                      ? (llvm::is_contained(domain.options, known->second)
-                             ? known->second
-                             : value)
-                      : nearestOption(domain.options, known->second);
-        adapted.knobs[domain.name] = value;
-      }
+      Schedule adapted = detail::fitToChoice(*choice, record.schedule);
       std::string why;
       if (!isValidSchedule(work, adapted, why))
         continue;
