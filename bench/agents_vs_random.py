@@ -10,6 +10,11 @@ needs n_T trials on that kernel to reach the random search's best time
 A run's figure is sum(n_T) / sum(n_R): the fraction of the random agent's
 trials the team needed. Printed per model and seed, then the median of the
 seeds per model and over everything.
+
+Times are compared as fractions of each run's own default time for the
+kernel: the default schedule is the same in both runs, and int21-compile
+times every candidate in alternation with it (--paired-timing), so these
+fractions hold when the machine is slower during one run than the other.
 """
 import collections
 import json
@@ -49,10 +54,13 @@ def main(directory):
             searched = [t for t in trials if not t["default"]]
             if not default or not searched or not ok:
                 continue
-            best = min(t["median_ms"] for t in ok)
-            if best * TOLERANCE >= default[0]["median_ms"]:
+            best = min(t["median_ms"] for t in ok) / default[0]["median_ms"]
+            if best * TOLERANCE >= 1:
                 continue  # Random never beat the default: nothing to reach.
             team = logs["team"].get(signature, [])
+            team_default = [t for t in team if t["default"] and t["outcome"] == "ok"]
+            if not team_default:
+                continue
             reached = None
             best_so_far = float("inf")
             count = 0
@@ -60,7 +68,8 @@ def main(directory):
                 if not t["default"]:
                     count += 1
                 if t["outcome"] == "ok":
-                    best_so_far = min(best_so_far, t["median_ms"])
+                    best_so_far = min(best_so_far, t["median_ms"] /
+                                      team_default[0]["median_ms"])
                 if best_so_far <= best * TOLERANCE:
                     reached = count
                     break

@@ -103,23 +103,35 @@ int21::search::measureEngine(llvm::StringRef referencePath,
   if (!report.correct)
     return report;
 
-  // Timing on the caller's buffers: no allocation inside the loop.
+  // Timing on the caller's buffers: no allocation inside the loop. The
+  // reference writes into its own outputs, compared above and free now.
   std::vector<const void *> in;
   for (const Tensor &t : inputs)
     in.push_back(t.data());
-  std::vector<void *> out;
-  for (Tensor &t : *got)
-    out.push_back(t.data());
-  const Engine &engine = **candidate;
-  auto runBatch = [&](unsigned count) -> llvm::Expected<double> {
+  struct Timed {
+    const Engine *engine;
+    std::vector<void *> out;
+    unsigned batch = 1;
+    std::vector<double> samples;
+    double previousMedian = 0;
+  };
+  auto timed = [](const Engine &engine, std::vector<Tensor> &outputs) {
+    Timed t{&engine, {}};
+    for (Tensor &tensor : outputs)
+      t.out.push_back(tensor.data());
+    return t;
+  };
+  Timed cand = timed(**candidate, *got);
+  Timed ref = timed(**reference, *expected);
+  auto runBatch = [&](Timed &t, unsigned count) -> llvm::Expected<double> {
     Clock::time_point start = Clock::now();
     for (unsigned i = 0; i < count; ++i)
-      if (llvm::Error error = engine.run(in, out))
+      if (llvm::Error error = t.engine->run(in, t.out))
         return std::move(error);
     return msSince(start) / count;
   };
   // Warm-up: pages, caches and the thread pool.
-  llvm::Expected<double> first = runBatch(2);
+  llvm::Expected<double> first = runBatch(cand, 2);
   if (!first)
     return first.takeError();
   if (options.giveUpMs > 0 && *first > options.giveUpMs) {
@@ -127,31 +139,54 @@ int21::search::measureEngine(llvm::StringRef referencePath,
     report.time.reps = 2;
     return report;
   }
-  // Samples of at least half a millisecond, so that the clock's resolution
-  // and the call overhead do not dominate tiny kernels.
-  unsigned batch =
-      std::max(1u, static_cast<unsigned>(std::ceil(0.5 / std::max(*first, 1e-6))));
-  std::vector<double> samples;
+  std::vector<Timed *> engines = {&cand};
+  if (options.paired) {
+    (*reference)->setThreads(options.threads);
+    engines.push_back(&ref);
+  }
+  for (Timed *t : engines) {
+    double warm = *first;
+    if (t != &cand) {
+      llvm::Expected<double> again = runBatch(*t, 2);
+      if (!again)
+        return again.takeError();
+      warm = *again;
+    }
+    // Samples of at least half a millisecond, so that the clock's
+    // resolution and the call overhead do not dominate tiny kernels.
+    t->batch = std::max(
+        1u, static_cast<unsigned>(std::ceil(0.5 / std::max(warm, 1e-6))));
+  }
   Clock::time_point start = Clock::now();
-  double previousMedian = 0;
-  while (samples.size() < options.maxReps) {
-    llvm::Expected<double> sample = runBatch(batch);
-    if (!sample)
-      return sample.takeError();
-    samples.push_back(*sample);
-    if (samples.size() < options.minReps)
+  while (cand.samples.size() < options.maxReps) {
+    for (Timed *t : engines) {
+      llvm::Expected<double> sample = runBatch(*t, t->batch);
+      if (!sample)
+        return sample.takeError();
+      t->samples.push_back(*sample);
+    }
+    size_t count = cand.samples.size();
+    if (count < options.minReps)
       continue;
     if (msSince(start) > options.seconds * 1000)
       break;
-    if (samples.size() % options.minReps == 0) {
-      double median = percentile(samples, 0.5);
-      // Stable: five more samples moved the median by under 1%.
-      if (previousMedian > 0 &&
-          std::fabs(median - previousMedian) < 0.01 * median)
+    if (count % options.minReps == 0) {
+      // Stable: five more samples moved every median by under 1%.
+      bool stable = true;
+      for (Timed *t : engines) {
+        double median = percentile(t->samples, 0.5);
+        stable &= t->previousMedian > 0 &&
+                  std::fabs(median - t->previousMedian) < 0.01 * median;
+        t->previousMedian = median;
+      }
+      if (stable)
         break;
-      previousMedian = median;
     }
   }
+  const std::vector<double> &samples = cand.samples;
+  unsigned batch = cand.batch;
+  if (options.paired)
+    report.referenceMs = percentile(ref.samples, 0.5);
   report.time.medianMs = percentile(samples, 0.5);
   report.time.minMs = *std::min_element(samples.begin(), samples.end());
   report.time.maxMs = *std::max_element(samples.begin(), samples.end());
@@ -170,7 +205,8 @@ llvm::json::Value int21::search::toJSON(const MeasureReport &report) {
                             {"min_ms", report.time.minMs},
                             {"max_ms", report.time.maxMs},
                             {"spread", report.time.spread},
-                            {"reps", report.time.reps}};
+                            {"reps", report.time.reps},
+                            {"reference_ms", report.referenceMs}};
 }
 
 bool int21::search::fromJSON(const llvm::json::Value &value,
@@ -183,7 +219,8 @@ bool int21::search::fromJSON(const llvm::json::Value &value,
             o.map("median_ms", report.time.medianMs) &&
             o.map("min_ms", report.time.minMs) &&
             o.map("max_ms", report.time.maxMs) &&
-            o.map("spread", report.time.spread) && o.map("reps", reps);
+            o.map("spread", report.time.spread) && o.map("reps", reps) &&
+            o.mapOptional("reference_ms", report.referenceMs);
   report.time.reps = static_cast<unsigned>(reps);
   return ok;
 }
@@ -315,6 +352,8 @@ int int21::search::measureWorkerMain(int argc, char **argv) {
       options.seconds = std::stod(text);
     } else if (value("--give-up-ms", text)) {
       options.giveUpMs = std::stod(text);
+    } else if (arg == "--paired") {
+      options.paired = true;
     } else {
       llvm::errs() << "int21 measure worker: unknown argument '" << argv[i]
                    << "'\n";

@@ -46,6 +46,12 @@ std::string int21::search::trialToJSONLine(const Blackboard &board,
       {"at_s", trial.at},
   };
   if (trial.outcome == Outcome::Ok) {
+    // Timed beside the default: as timed, and the default's time beside it
+    // (median_ms is scaled to the default trial's machine state).
+    if (trial.defaultNowMs > 0) {
+      object["measured_ms"] = trial.measuredMs;
+      object["default_now_ms"] = trial.defaultNowMs;
+    }
     object["median_ms"] = trial.time.medianMs;
     object["min_ms"] = trial.time.minMs;
     object["max_ms"] = trial.time.maxMs;

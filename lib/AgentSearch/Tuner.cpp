@@ -555,6 +555,13 @@ Trial Coordinator::measure(Work &work) {
   // time it precisely.
   if (const Trial *best = board.best(kernel); best && !work.isDefault)
     argv.push_back("--give-up-ms=" + std::to_string(4 * best->time.medianMs));
+  // Once the default is the reference, it is timed beside every candidate:
+  // their ratio survives a slow or fast spell of the machine.
+  const Trial *base = board.defaultTrial(kernel);
+  bool paired = !work.isDefault && base && base->outcome == Outcome::Ok &&
+                options.pairedTiming;
+  if (paired)
+    argv.push_back("--paired");
   if (work.fault == "run-crash")
     argv.push_back("--inject-fault=run-crash");
   ProcessResult ran = runProcess(argv, out, err, options.runTimeout);
@@ -593,6 +600,14 @@ Trial Coordinator::measure(Work &work) {
   }
   trial.outcome = Outcome::Ok;
   trial.time = measured.time;
+  if (paired && measured.referenceMs > 0) {
+    trial.measuredMs = measured.time.medianMs;
+    trial.defaultNowMs = measured.referenceMs;
+    double scale = base->time.medianMs / measured.referenceMs;
+    trial.time.medianMs *= scale;
+    trial.time.minMs *= scale;
+    trial.time.maxMs *= scale;
+  }
   return trial;
 }
 

@@ -260,6 +260,12 @@ int main(int argc, char **argv) {
       cl::desc("Time spent timing one candidate, after its warm-up "
                "(default 0.5)"),
       cl::init(0.5), cl::cat(tuneCategory));
+  cl::opt<bool> pairedTiming(
+      "paired-timing",
+      cl::desc("Time each candidate in alternation with its kernel's default "
+               "schedule, so that a slow or fast spell of the machine moves "
+               "both alike (default on)"),
+      cl::init(true), cl::cat(tuneCategory));
   cl::list<std::string> agentNames(
       "agents",
       cl::desc("Built-in agents to search with (default: tiling, pipeline, "
@@ -395,6 +401,7 @@ int main(int argc, char **argv) {
     tuneOptions.jobs = jobs;
     tuneOptions.threads = std::max(1u, tuneThreads.getValue());
     tuneOptions.measureSeconds = measureSeconds;
+    tuneOptions.pairedTiming = pairedTiming;
     tuneOptions.agents.assign(agentNames.begin(), agentNames.end());
     tuneOptions.agentCommands.assign(agentCommands.begin(),
                                      agentCommands.end());

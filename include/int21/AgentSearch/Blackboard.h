@@ -87,7 +87,16 @@ struct Trial {
   Outcome outcome = Outcome::Ok;
   /// What went wrong, for every outcome but Ok.
   std::string error;
+  /// The time, in the machine's state when the kernel's default schedule
+  /// was measured: a candidate is timed in alternation with the default, and
+  /// its own times are scaled by the default trial's median over the
+  /// default's median in that alternation (`measuredMs`, `defaultNowMs`).
+  /// Unscaled for the defaults and for a candidate that gave up early.
   Timing time;
+  /// The candidate's median as timed, and the default's beside it (both 0
+  /// when not timed in alternation).
+  double measuredMs = 0;
+  double defaultNowMs = 0;
   /// Largest difference from the reference's outputs.
   double maxError = 0;
   double compileSeconds = 0;

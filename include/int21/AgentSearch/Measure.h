@@ -3,7 +3,9 @@
 // What runs in the measurement child: a candidate engine and the reference
 // engine of its kernel get the same fresh random inputs; the candidate's
 // outputs must match within a dtype-aware tolerance before it is timed.
-// Timing warms up, then repeats until the median is stable.
+// Timing warms up, then repeats until the median is stable. Paired, the
+// reference is timed too, in alternation with the candidate: a slow or fast
+// spell of a shared machine then moves both alike, and their ratio holds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,9 @@ struct MeasureOptions {
   /// When the warm-up runs already take longer than this (0: never), the
   /// candidate cannot win: its warm-up time is reported without repeating.
   double giveUpMs = 0;
+  /// Time the reference as well, alternating with the candidate, on the
+  /// candidate's threads; `seconds` covers both.
+  bool paired = false;
 };
 
 struct MeasureReport {
@@ -41,6 +46,9 @@ struct MeasureReport {
   std::string mismatch;
   double maxError = 0;
   Timing time;
+  /// Paired: the reference's median over the same stretch of time (0 when
+  /// not paired, or when the candidate gave up).
+  double referenceMs = 0;
 };
 
 /// The tolerance (rtol, atol) for outputs of `dtype` whose reference values
@@ -50,7 +58,7 @@ std::pair<double, double> toleranceFor(runtime::DType dtype, double scale);
 
 /// Runs `reference` and `candidate` (engines with the same inputs and
 /// outputs) on the same random inputs, compares, and times the candidate
-/// when it is correct.
+/// when it is correct (paired: and the reference, in alternation).
 llvm::Expected<MeasureReport> measureEngine(llvm::StringRef referencePath,
                                             llvm::StringRef candidatePath,
                                             const MeasureOptions &options);

@@ -42,6 +42,9 @@ struct TuneOptions {
   unsigned threads = 1;
   /// Time per measurement, after the warm-up.
   double measureSeconds = 0.5;
+  /// Time each candidate in alternation with its kernel's default schedule
+  /// (within measureSeconds) and scale its time by the default's drift.
+  bool pairedTiming = true;
   /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
   /// random, fusion); {"none"}: only the external agents.
   std::vector<std::string> agents;
