@@ -9,7 +9,9 @@ needs n_T trials on that kernel to reach the random search's best time
 (within 2%: the runs are measured separately), where random used n_R.
 A run's figure is sum(n_T) / sum(n_R): the fraction of the random agent's
 trials the team needed. Printed per model and seed, then the median of the
-seeds per model and over everything.
+seeds per model, the median of those over the models, and the kernels of all
+models pooled per seed (the sums over every model of that seed) with the
+median over the seeds.
 
 Times are compared as fractions of each run's own default time for the
 kernel: the default schedule is the same in both runs, and int21-compile
@@ -41,6 +43,7 @@ def main(directory):
         model, who, seed = name[: -len(".jsonl")].rsplit("-", 2)
         runs[(model, seed)][who] = load(os.path.join(directory, name))
     per_model = collections.defaultdict(list)
+    per_seed = collections.defaultdict(lambda: [0, 0])
     print(f"{'model':10} {'seed':>4} {'kernels':>7} {'random trials':>13} "
           f"{'team trials':>11} {'fraction':>8}")
     for (model, seed), logs in sorted(runs.items()):
@@ -84,6 +87,8 @@ def main(directory):
             continue
         fraction = total_team / total_random
         per_model[model].append(fraction)
+        per_seed[seed][0] += total_team
+        per_seed[seed][1] += total_random
         note = f"  ({unreached} kernels not reached)" if unreached else ""
         print(f"{model:10} {seed:>4} {kernels:>7} {total_random:>13} "
               f"{total_team:>11} {fraction:>8.2f}{note}")
@@ -95,8 +100,13 @@ def main(directory):
         print(f"{model}: median over {len(fractions)} seeds: {median:.2f} "
               f"of the random agent's trials")
     if everything:
-        print(f"all models: median {statistics.median(everything):.2f} "
-              f"(acceptance: at most 0.33)")
+        print(f"all models: median of the models' medians "
+              f"{statistics.median(everything):.3f} (acceptance: at most 1/3)")
+    pooled = {seed: team / rand for seed, (team, rand) in per_seed.items()}
+    if pooled:
+        seeds = ", ".join(f"seed {s} {f:.3f}" for s, f in sorted(pooled.items()))
+        print(f"all kernels pooled per seed: {seeds}; median "
+              f"{statistics.median(pooled.values()):.3f}")
 
 
 if __name__ == "__main__":
