@@ -213,36 +213,50 @@ TEST_F(SearchTest, AgentsProposeValidNewCandidates) {
   EXPECT_EQ(createBuiltinAgent("oracle", 1), nullptr);
 }
 
+/// Records trials of random schedules of `choice` on kernel 0 of `board`,
+/// timed by `synthetic`, until the board holds `total` trials; returns the
+/// mean register-tile width of those schedules.
+double recordRandomTrials(Blackboard &board, const Kernel &kernel,
+                          const cpu::ScheduleChoice &choice,
+                          double (*synthetic)(const Schedule &), size_t total) {
+  std::mt19937_64 rng(3);
+  double sum = 0;
+  unsigned count = 0;
+  while (board.trials().size() < total) {
+    Schedule s = randomSchedule(choice, rng);
+    std::string why;
+    if (!isValidSchedule(kernel, s, why) || board.tried(scheduleHash("k0", s)))
+      continue;
+    board.record(fakeTrial(0, s, synthetic(s)));
+    sum += s.knobs["reg_n"];
+    ++count;
+  }
+  return sum / count;
+}
+
+/// The mean register-tile width of `proposed`.
+double meanRegN(const std::vector<Candidate> &proposed) {
+  double sum = 0;
+  for (const Candidate &c : proposed)
+    sum += c.schedule.knobs.at("reg_n");
+  return sum / proposed.size();
+}
+
 // The cost model learns from the measurements: with times that fall as the
 // register tile widens, it proposes wide register tiles.
 TEST_F(SearchTest, CostModelFollowsTheMeasurements) {
   Blackboard board(kernels);
   const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
-  std::mt19937_64 rng(3);
   Schedule base = defaultSchedule(choice);
   auto synthetic = [](const Schedule &s) {
     return 10.0 / s.knobs.at("reg_n");
   };
   board.record(fakeTrial(0, base, synthetic(base), /*isDefault=*/true));
-  double sumOfMeasured = 0;
-  unsigned measured = 0;
-  while (board.trials().size() < 24) {
-    Schedule s = randomSchedule(choice, rng);
-    std::string why;
-    if (!isValidSchedule(matmul(), s, why) ||
-        board.tried(scheduleHash("k0", s)))
-      continue;
-    board.record(fakeTrial(0, s, synthetic(s)));
-    sumOfMeasured += s.knobs["reg_n"];
-    ++measured;
-  }
+  double measured = recordRandomTrials(board, matmul(), choice, synthetic, 24);
   std::unique_ptr<Agent> agent = createCostModelAgent(5);
   std::vector<Candidate> proposed = agent->propose(board, 0, 4);
   ASSERT_EQ(proposed.size(), 4u);
-  double sumOfProposed = 0;
-  for (const Candidate &c : proposed)
-    sumOfProposed += c.schedule.knobs.at("reg_n");
-  EXPECT_GT(sumOfProposed / proposed.size(), sumOfMeasured / measured);
+  EXPECT_GT(meanRegN(proposed), measured);
 }
 
 /// `kernel` again under another signature: other work of the same shape
@@ -257,7 +271,6 @@ Kernel renamed(Kernel kernel, llvm::StringRef signature) {
 TEST_F(SearchTest, CostModelTransfersAcrossKernels) {
   Blackboard board({matmul(), renamed(matmul(), "other")});
   const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
-  std::mt19937_64 rng(3);
   Schedule base = defaultSchedule(choice);
   // Narrow register tiles win here: the default (a wide one) is far away.
   auto synthetic = [](const Schedule &s) {
@@ -265,27 +278,13 @@ TEST_F(SearchTest, CostModelTransfersAcrossKernels) {
   };
   board.record(fakeTrial(0, base, synthetic(base), /*isDefault=*/true));
   board.record(fakeTrial(1, base, synthetic(base), /*isDefault=*/true));
-  double sumOfMeasured = 0;
-  unsigned measured = 0;
-  while (board.trials().size() < 26) {
-    Schedule s = randomSchedule(choice, rng);
-    std::string why;
-    if (!isValidSchedule(matmul(), s, why) ||
-        board.tried(scheduleHash("k0", s)))
-      continue;
-    board.record(fakeTrial(0, s, synthetic(s)));
-    sumOfMeasured += s.knobs["reg_n"];
-    ++measured;
-  }
+  double measured = recordRandomTrials(board, matmul(), choice, synthetic, 26);
   std::unique_ptr<Agent> agent = createCostModelAgent(5);
   std::vector<Candidate> proposed = agent->propose(board, 1, 4);
   ASSERT_EQ(proposed.size(), 4u);
-  double sumOfProposed = 0;
-  for (const Candidate &c : proposed) {
+  for (const Candidate &c : proposed)
     EXPECT_EQ(c.kernel, 1u);
-    sumOfProposed += c.schedule.knobs.at("reg_n");
-  }
-  EXPECT_LT(sumOfProposed / proposed.size(), sumOfMeasured / measured);
+  EXPECT_LT(meanRegN(proposed), measured);
 }
 
 // The pipeline agent tries the kernel's other templates; a switch that lost
