@@ -17,11 +17,12 @@ if [ -z "${INT21_BIN:-}" ]; then
 fi
 bin="${INT21_BIN:-${INT21_BUILD_DIR:-$root/build}/bin}"
 dir="${MODELS:-$root/../shared/models}"
+source "$root/bench/machine.sh"
 work="${KEEP_LOGS:-$(mktemp -d)}"
 mkdir -p "$work"
 [ -n "${KEEP_LOGS:-}" ] || trap 'rm -rf "$work"' EXIT
 
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); budget $budget trials per run"
+machine_line "; budget $budget trials per run"
 for m in $names; do
   for s in $seeds; do
     for who in random team; do

@@ -12,7 +12,4 @@ if [ ! -d "$ort/node_modules/onnxruntime-node" ]; then
   (cd "$ort" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
 fi
 
-# "# DATE ARCH, N cores: CPU" for the head of a results table.
-machine_line() {
-  echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')$*"
-}
+source "$root/bench/machine.sh"

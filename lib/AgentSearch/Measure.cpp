@@ -184,7 +184,6 @@ int21::search::measureEngine(llvm::StringRef referencePath,
     }
   }
   const std::vector<double> &samples = cand.samples;
-  unsigned batch = cand.batch;
   if (options.paired)
     report.referenceMs = percentile(ref.samples, 0.5);
   report.time.medianMs = percentile(samples, 0.5);
@@ -193,7 +192,7 @@ int21::search::measureEngine(llvm::StringRef referencePath,
   report.time.spread =
       (percentile(samples, 0.9) - percentile(samples, 0.1)) /
       report.time.medianMs;
-  report.time.reps = samples.size() * batch;
+  report.time.reps = samples.size() * cand.batch;
   return report;
 }
 

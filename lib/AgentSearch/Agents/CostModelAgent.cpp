@@ -140,7 +140,8 @@ public:
     if (rows.size() >= kMinPoints && own > 0)
       weights = fitRidge(rows, y, weight);
 
-    // The pool: mutations of the best few, and random points.
+    // The pool: the other kernels' best schedules, mutations of the best
+    // few, and random points.
     struct Scored {
       double predicted;
       Schedule schedule;
