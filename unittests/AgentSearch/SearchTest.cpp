@@ -287,6 +287,46 @@ TEST_F(SearchTest, CostModelTransfersAcrossKernels) {
   EXPECT_LT(meanRegN(proposed), measured);
 }
 
+// The tiling agent brings the winner of the most similar kernel over before
+// breeding its own; a "winner" within timing noise of its default stays.
+TEST_F(SearchTest, TilingAgentBringsInWinnersOfSimilarKernels) {
+  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  Schedule base = defaultSchedule(choice);
+  // A winner three knobs away: no mutation of the default reaches it.
+  Schedule winner = base;
+  std::mt19937_64 rng(11);
+  std::string why;
+  auto differences = [&](const Schedule &s) {
+    return llvm::count_if(s.knobs, [&](const auto &knob) {
+      return base.knobs.at(knob.first) != knob.second;
+    });
+  };
+  while (differences(winner) < 3 || !isValidSchedule(matmul(), winner, why))
+    winner = randomSchedule(choice, rng);
+
+  for (double time : {0.5, 0.995}) {
+    Blackboard board({matmul(), renamed(matmul(), "other")});
+    board.record(fakeTrial(0, base, 1.0, /*isDefault=*/true));
+    board.record(fakeTrial(1, base, 1.0, /*isDefault=*/true));
+    unsigned winnerId = board.record(fakeTrial(0, winner, time)).id;
+    std::unique_ptr<Agent> agent = createTilingAgent(1);
+    std::vector<Candidate> proposed = agent->propose(board, 1, 3);
+    ASSERT_FALSE(proposed.empty());
+    bool migrated = proposed.front().schedule.knobs == winner.knobs;
+    EXPECT_EQ(migrated, time == 0.5) << describe(proposed.front().schedule);
+    if (migrated) {
+      EXPECT_EQ(proposed.front().kernel, 1u);
+      EXPECT_EQ(proposed.front().parent, std::optional<unsigned>(winnerId));
+      // Once tried on this kernel, it is not proposed again.
+      Trial tried = fakeTrial(1, winner, 0.6);
+      tried.hash = scheduleHash("other", winner);
+      board.record(tried);
+      for (const Candidate &c : createTilingAgent(1)->propose(board, 1, 3))
+        EXPECT_NE(c.schedule.knobs, winner.knobs);
+    }
+  }
+}
+
 // The pipeline agent tries the kernel's other templates; a switch that lost
 // badly on one kernel is not proposed for the next.
 TEST_F(SearchTest, PipelineAgentTriesTemplatesAndRemembersLosses) {

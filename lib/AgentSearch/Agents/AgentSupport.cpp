@@ -135,6 +135,23 @@ Schedule detail::fitToChoice(const cpu::ScheduleChoice &choice,
   return fitted;
 }
 
+double detail::dimsDistance(llvm::ArrayRef<int64_t> a,
+                            llvm::ArrayRef<int64_t> b) {
+  if (a.size() != b.size() || a.empty())
+    return INFINITY;
+  double distance = 0;
+  for (auto [x, y] : llvm::zip(a, b))
+    distance += std::fabs(std::log2(double(std::max<int64_t>(x, 1))) -
+                          std::log2(double(std::max<int64_t>(y, 1))));
+  return distance;
+}
+
+double detail::workDistance(const Kernel &a, const Kernel &b) {
+  if (a.opKind != b.opKind || a.elementTypes != b.elementTypes)
+    return INFINITY;
+  return dimsDistance(a.loops, b.loops);
+}
+
 bool detail::alreadyProposed(const Blackboard &board, const Kernel &kernel,
                              const Schedule &schedule,
                              const std::vector<Candidate> &pending) {

@@ -42,6 +42,15 @@ std::optional<Schedule> randomPlausible(const Kernel &kernel,
 Schedule fitToChoice(const mlir::int21::cpu::ScheduleChoice &choice,
                      const Schedule &schedule);
 
+/// Distance between two works' loop sizes (the sum over the loops of the
+/// difference in log2); infinite when they are not comparable (another
+/// number of loops).
+double dimsDistance(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Distance between the work of two kernels: dimsDistance of their loops
+/// when they have the same op kind and element types, else infinite.
+double workDistance(const Kernel &a, const Kernel &b);
+
 /// Whether the blackboard or `pending` already holds `schedule`.
 bool alreadyProposed(const Blackboard &board, const Kernel &kernel,
                      const Schedule &schedule,

@@ -21,17 +21,6 @@ using namespace int21::search;
 
 namespace {
 
-/// Distance between two works' dimensions; infinite when not comparable.
-double dimsDistance(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) {
-  if (a.size() != b.size() || a.empty())
-    return INFINITY;
-  double distance = 0;
-  for (auto [x, y] : llvm::zip(a, b))
-    distance += std::fabs(std::log2(double(std::max<int64_t>(x, 1))) -
-                          std::log2(double(std::max<int64_t>(y, 1))));
-  return distance;
-}
-
 class KnowledgeAgent final : public Agent {
 public:
   explicit KnowledgeAgent(std::vector<KnowledgeRecord> records)
@@ -74,7 +63,7 @@ private:
       if (record.opKind != work.opKind ||
           record.elementTypes != work.elementTypes)
         continue;
-      double distance = dimsDistance(record.dims, work.loops);
+      double distance = detail::dimsDistance(record.dims, work.loops);
       if (!std::isfinite(distance))
         continue;
       Schedule adapted = detail::fitToChoice(*choice, record.schedule);
