@@ -4,6 +4,7 @@
 
 #include "Process.h"
 #include "int21/AgentSearch/Agent.h"
+#include "int21/AgentSearch/Bandit.h"
 #include "int21/AgentSearch/Measure.h"
 #include "int21/Compiler/Compiler.h"
 
@@ -143,11 +144,6 @@ struct Work {
   std::string rejection;
 };
 
-struct AgentStats {
-  double uses = 0;
-  double reward = 0;
-};
-
 bool usesFusion(const TuneOptions &options) {
   return options.agents.empty() ||
          llvm::is_contained(options.agents, "fusion");
@@ -265,7 +261,7 @@ private:
   std::vector<OwningOpRef<ModuleOp>> kernelModules;
   std::vector<std::string> referenceEngines;
   std::vector<std::unique_ptr<Agent>> agents;
-  std::vector<AgentStats> agentStats;
+  std::vector<ArmStats> agentStats;
   std::vector<bool> active;
   std::vector<double> roofline;
   std::unique_ptr<llvm::raw_fd_ostream> log;
@@ -622,12 +618,11 @@ void Coordinator::record(Trial trial) {
     ++spent;
   for (auto [i, agent] : llvm::enumerate(agents)) {
     agent->observe(board, recorded);
-    if (agent->name() == recorded.candidate.agent) {
-      agentStats[i].uses += 1;
-      if (recorded.outcome == Outcome::Ok && before > 0 &&
-          recorded.time.medianMs < before)
-        agentStats[i].reward += std::log(before / recorded.time.medianMs);
-    }
+    if (agent->name() == recorded.candidate.agent)
+      agentStats[i].record(recorded.outcome == Outcome::Ok && before > 0 &&
+                                   recorded.time.medianMs < before
+                               ? std::log(before / recorded.time.medianMs)
+                               : 0.0);
   }
   if (options.knowledgeBase && recorded.outcome == Outcome::Ok &&
       board.best(kernel)->id == recorded.id)
@@ -691,11 +686,8 @@ std::optional<unsigned> Coordinator::pickKernel() {
 
 std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
   std::vector<Work> batch;
-  std::vector<Candidate> pending;
   std::vector<bool> dry(agents.size(), false);
-  double totalUses = 1;
-  for (const AgentStats &stats : agentStats)
-    totalUses += stats.uses;
+  double pending = 0;
   const Kernel &work = board.kernels()[kernel];
   while (batch.size() < size) {
     // A seeding agent (what won on this or the nearest work) has its first
@@ -716,17 +708,13 @@ std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
         pick = a;
     }
     bool seeding = pick.has_value();
+    std::vector<double> bounds = upperConfidenceBounds(agentStats, pending);
     for (size_t a = 0; a < agents.size() && !seeding; ++a) {
       if (dry[a])
         continue;
-      const AgentStats &stats = agentStats[a];
-      double score = stats.uses == 0
-                         ? 1e9 - a
-                         : stats.reward / stats.uses +
-                               0.2 * std::sqrt(std::log(totalUses) / stats.uses);
-      if (!pick || score > pickScore) {
+      if (!pick || bounds[a] > pickScore) {
         pick = a;
-        pickScore = score;
+        pickScore = bounds[a];
       }
     }
     if (!pick)
@@ -750,7 +738,7 @@ std::vector<Work> Coordinator::proposeBatch(unsigned kernel, unsigned size) {
       batch.push_back(std::move(next));
       added = true;
       // Counted for the bandit now, so that one batch spreads over agents.
-      totalUses += 1;
+      pending += 1;
       break;
     }
     if (!added)
