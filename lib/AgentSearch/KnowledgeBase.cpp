@@ -478,7 +478,8 @@ KnowledgeBase::get(int64_t id) const {
   return std::nullopt;
 }
 
-llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record) {
+llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record,
+                                           bool replace) {
   Transaction transaction(db);
   if (!transaction.ok())
     return sqlError(db, filePath, "cannot start a transaction");
@@ -502,9 +503,11 @@ llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record) {
       "default_ms=excluded.default_ms, seed=excluded.seed, "
       "max_error=excluded.max_error, tolerance=excluded.tolerance, "
       "roofline_ms=excluded.roofline_ms, agent=excluded.agent, "
-      "parent=excluded.parent, created_at=excluded.created_at "
-      "WHERE excluded.median_ms < records.median_ms "
-      "OR excluded.schedule_hash = records.schedule_hash");
+      "parent=excluded.parent, created_at=excluded.created_at " +
+          std::string(replace ? ""
+                              : "WHERE excluded.median_ms < records.median_ms "
+                                "OR excluded.schedule_hash = "
+                                "records.schedule_hash"));
   if (!upsert.ok())
     return sqlError(db, filePath, "storing a record");
   upsert.bind(1, record.signature)

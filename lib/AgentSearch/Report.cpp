@@ -191,23 +191,36 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
       << llvm::format("%.2f", result.speedup)
       << "x faster than the default schedules (kernel times weighted by "
          "their instances in the model).\n\n"
-      << "| # | kernel | instances | trials | default ms | best ms | speed-up "
-         "| roofline ms | found by | schedule |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|\n";
+      << "Search ms is the fastest time the search measured; best ms the "
+         "winner's time measured again after the search, beside the default "
+         "(\"confirmed\"), or the search's where it was not timed again. A "
+         "winner that failed or was no faster then gave way to the default "
+         "(below the table).\n\n"
+      << "| # | kernel | instances | trials | default ms | search ms | best ms "
+         "| speed-up | roofline ms | found by | schedule |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (auto [k, summary] : llvm::enumerate(result.kernels)) {
     *md << "| " << k << " | " << summary.name << " | " << summary.instances
         << " | " << summary.trials << " | ";
     if (!summary.error.empty()) {
-      *md << "- | - | - | - | not tuned: " << summary.error << " | |\n";
+      *md << "- | - | - | - | - | not tuned: " << summary.error << " | |\n";
       continue;
     }
     *md << llvm::format("%.4f", summary.defaultMs) << " | "
-        << llvm::format("%.4f", summary.bestMs) << " | "
+        << llvm::format("%.4f", summary.searchMs) << " | "
+        << llvm::format("%.4f", summary.bestMs)
+        << (summary.confirmed && summary.demoted.empty() ? " (confirmed)" : "")
+        << " | "
         << llvm::format("%.2fx", summary.defaultMs / summary.bestMs) << " | "
         << llvm::format("%.4f", summary.rooflineMs) << " | "
         << summary.winnerAgent << " | `" << describe(summary.winner)
         << "` |\n";
   }
+
+  for (auto [k, summary] : llvm::enumerate(result.kernels))
+    if (!summary.demoted.empty())
+      *md << "\nKernel " << k << " kept its default schedule: "
+          << summary.demoted << ".\n";
 
   // Merges: a merged kernel replaces its parts where it beats their best
   // times by more than the noise.

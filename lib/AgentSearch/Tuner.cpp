@@ -38,6 +38,25 @@ using namespace mlir;
 namespace json = llvm::json;
 using Clock = std::chrono::steady_clock;
 
+Confirmation(::int21::search::confirmWinner)(const Trial &again,
+                                            double defaultMs) {
+  Confirmation verdict;
+  if (again.outcome != Outcome::Ok) {
+    verdict.why = (outcomeName(again.outcome) + " when run again: " +
+                   again.error)
+                      .str();
+    return verdict;
+  }
+  verdict.ratio = again.time.medianMs / defaultMs;
+  verdict.kept = verdict.ratio < 1;
+  if (!verdict.kept)
+    verdict.why = llvm::formatv("timed again, it took {0:F2}x the default's "
+                                "time",
+                                verdict.ratio)
+                      .str();
+  return verdict;
+}
+
 llvm::Error(::int21::search::injectFault)(ModuleOp module, llvm::StringRef kind) {
   if (kind == "crash") {
     std::raise(SIGSEGV);
@@ -139,6 +158,8 @@ struct Work {
   std::string mlirPath, enginePath;
   ProcessResult compile;
   std::string compileLog;
+  /// A winner timed again after the search: always beside its default.
+  bool confirm = false;
   /// Set when the candidate never reaches the compiler.
   std::optional<Outcome> rejected;
   std::string rejection;
@@ -236,10 +257,15 @@ private:
   std::vector<Work> proposeBatch(unsigned kernel, unsigned size);
   llvm::Error writeCandidate(Work &work);
   void report(unsigned kernel, bool force);
+  /// Times each kernel's winner again (TuneOptions::confirmWinners).
+  llvm::Error confirmWinners();
   TuneResult summarize();
   /// Stores kernel `k`'s best so far (as soon as it improves: a search
   /// killed midway keeps what it found), and at the end its losers.
   void storeRecord(unsigned k);
+  /// Kernel `k`'s best trial, or its default's when the best, timed again,
+  /// was not kept.
+  const Trial *keptBest(unsigned k) const;
   void storeKnowledge(const TuneResult &result);
   void warnKnowledge(llvm::Error error);
 
@@ -274,6 +300,8 @@ private:
   /// schedules known to lose on it.
   std::string kbTarget;
   std::vector<std::optional<KnowledgeRecord>> reused;
+  /// Each kernel's winner timed again after the search, when it was.
+  std::vector<std::optional<Confirmation>> confirmations;
   std::vector<llvm::DenseSet<uint64_t>> knownLosers;
   bool kbWarned = false;
 };
@@ -494,7 +522,7 @@ void Coordinator::compileAll(std::vector<Work> &batch) {
                                        "--target=" + options.target,
                                        "-o", work.enginePath, "--no-kb"};
       argv.insert(argv.end(), work.compileArgs.begin(), work.compileArgs.end());
-      if (!work.fault.empty() && work.fault != "run-crash")
+      if (!work.fault.empty() && !llvm::StringRef(work.fault).starts_with("run-"))
         argv.push_back("--inject-fault=" + work.fault);
       work.compileLog = work.enginePath + ".log";
       work.compile = runProcess(argv, "", work.compileLog,
@@ -555,11 +583,11 @@ Trial Coordinator::measure(Work &work) {
   // their ratio survives a slow or fast spell of the machine.
   const Trial *base = board.defaultTrial(kernel);
   bool paired = !work.isDefault && base && base->outcome == Outcome::Ok &&
-                options.pairedTiming;
+                (options.pairedTiming || work.confirm);
   if (paired)
     argv.push_back("--paired");
-  if (work.fault == "run-crash")
-    argv.push_back("--inject-fault=run-crash");
+  if (llvm::StringRef(work.fault).starts_with("run-"))
+    argv.push_back("--inject-fault=" + work.fault);
   ProcessResult ran = runProcess(argv, out, err, options.runTimeout);
   if (ran.timedOut || ran.signal) {
     trial.outcome = ran.timedOut ? Outcome::RunTimeout : Outcome::RunCrash;
@@ -777,6 +805,55 @@ void Coordinator::report(unsigned kernel, bool force) {
   }
 }
 
+llvm::Error Coordinator::confirmWinners() {
+  confirmations.assign(board.kernels().size(), std::nullopt);
+  std::vector<Work> batch;
+  for (unsigned k = 0; k < board.kernels().size(); ++k) {
+    const Trial *base = board.defaultTrial(k);
+    const Trial *best = board.best(k);
+    // A merge is chosen by a margin over its parts already.
+    if (reused[k] || board.kernels()[k].mergeOf || !base ||
+        base->outcome != Outcome::Ok || !best || best->isDefault)
+      continue;
+    Work again;
+    again.candidate = best->candidate;
+    again.hash = best->hash;
+    again.confirm = true;
+    again.compileArgs = {"--strict-schedules"};
+    // Faults are injected by id: the confirmations count on after the
+    // trials.
+    if (auto it = options.faults.find(board.trials().size() + batch.size());
+        it != options.faults.end())
+      again.fault = it->second;
+    if (llvm::Error error = writeCandidate(again))
+      return error;
+    batch.push_back(std::move(again));
+  }
+  if (batch.empty())
+    return llvm::Error::success();
+  if (!options.progressBar)
+    progress << "timing the winners of " << batch.size()
+             << " kernels again beside their defaults\n";
+  compileAll(batch);
+  for (Work &again : batch) {
+    unsigned k = again.candidate.kernel;
+    Trial measured = measure(again);
+    llvm::sys::fs::remove(again.enginePath);
+    Confirmation verdict =
+        confirmWinner(measured, board.defaultTrial(k)->time.medianMs);
+    if (!verdict.kept)
+      progress << "[" << k + 1 << "/" << board.kernels().size() << "] "
+               << board.kernels()[k].name << ": kept the default schedule: "
+               << "the search's winner (" << again.candidate.agent << ", "
+               << llvm::format("%.2f",
+                               board.defaultTrial(k)->time.medianMs /
+                                   board.best(k)->time.medianMs)
+               << "x in the search) " << verdict.why << "\n";
+    confirmations[k] = std::move(verdict);
+  }
+  return llvm::Error::success();
+}
+
 TuneResult Coordinator::summarize() {
   TuneResult result;
   double before = 0, after = 0;
@@ -791,7 +868,7 @@ TuneResult Coordinator::summarize() {
     summary.mergeOf = kernel.mergeOf;
     if (const std::optional<KnowledgeRecord> &record = reused[k]) {
       summary.defaultMs = record->defaultMs;
-      summary.bestMs = record->time.medianMs;
+      summary.bestMs = summary.searchMs = record->time.medianMs;
       summary.winnerAgent = "knowledge base";
       summary.winner = record->schedule;
       result.schedules[kernel.signature] = record->schedule;
@@ -813,10 +890,27 @@ TuneResult Coordinator::summarize() {
       continue;
     }
     summary.defaultMs = base->time.medianMs;
-    summary.bestMs = best->time.medianMs;
+    summary.bestMs = summary.searchMs = best->time.medianMs;
     // "default", or "fusion" for a merge that no agent improved.
     summary.winnerAgent = best->candidate.agent;
     summary.winner = best->candidate.schedule;
+    if (k < confirmations.size() && confirmations[k]) {
+      const Confirmation &verdict = *confirmations[k];
+      summary.confirmed = true;
+      if (verdict.kept) {
+        summary.bestMs = summary.defaultMs * verdict.ratio;
+      } else {
+        summary.demoted = best->candidate.agent + "'s winner, " +
+                          llvm::formatv("{0:F2}", summary.defaultMs /
+                                                      summary.searchMs)
+                              .str() +
+                          "x in the search: " + verdict.why;
+        best = base;
+        summary.bestMs = base->time.medianMs;
+        summary.winnerAgent = "default";
+        summary.winner = base->candidate.schedule;
+      }
+    }
     if (!best->isDefault)
       result.schedules[kernel.signature] = best->candidate.schedule;
     if (!kernel.mergeOf) {
@@ -891,12 +985,20 @@ static std::string toleranceText(llvm::StringRef elementTypes) {
   return text;
 }
 
+const Trial *Coordinator::keptBest(unsigned k) const {
+  if (k < confirmations.size() && confirmations[k] && !confirmations[k]->kept)
+    return board.defaultTrial(k);
+  return board.best(k);
+}
+
 void Coordinator::storeRecord(unsigned k) {
   const Kernel &kernel = board.kernels()[k];
   const Trial *base = board.defaultTrial(k);
-  const Trial *best = board.best(k);
+  const Trial *best = keptBest(k);
   if (reused[k] || !base || base->outcome != Outcome::Ok || !best)
     return;
+  const std::optional<Confirmation> *verdict =
+      k < confirmations.size() ? &confirmations[k] : nullptr;
   KnowledgeRecord record;
   record.signature = kernel.signature;
   record.target = kbTarget;
@@ -908,6 +1010,14 @@ void Coordinator::storeRecord(unsigned k) {
   record.kernelIR = kernel.ir;
   record.schedule = best->candidate.schedule;
   record.time = best->time;
+  if (verdict && *verdict && (*verdict)->kept) {
+    // The time measured again: the search's is the fastest of many noisy
+    // measurements.
+    double scale = (*verdict)->ratio * base->time.medianMs / best->time.medianMs;
+    record.time.medianMs *= scale;
+    record.time.minMs *= scale;
+    record.time.maxMs *= scale;
+  }
   record.defaultMs = base->time.medianMs;
   record.seed = options.seed;
   record.maxError = best->maxError;
@@ -917,7 +1027,11 @@ void Coordinator::storeRecord(unsigned k) {
   if (best->candidate.parent)
     record.parent =
         describe(board.trials()[*best->candidate.parent].candidate.schedule);
-  if (llvm::Expected<int64_t> id = options.knowledgeBase->put(record); !id)
+  // A winner that lost to the default when timed again replaces the record
+  // the search stored for it as it improved.
+  bool demoted = verdict && *verdict && !(*verdict)->kept;
+  if (llvm::Expected<int64_t> id = options.knowledgeBase->put(record, demoted);
+      !id)
     warnKnowledge(id.takeError());
 }
 
@@ -936,7 +1050,7 @@ void Coordinator::storeKnowledge(const TuneResult &result) {
   for (unsigned k = 0; k < board.kernels().size(); ++k) {
     const Kernel &kernel = board.kernels()[k];
     const Trial *base = board.defaultTrial(k);
-    const Trial *best = board.best(k);
+    const Trial *best = keptBest(k);
     if (reused[k] || !base || base->outcome != Outcome::Ok || !best)
       continue;
     storeRecord(k);
@@ -1045,6 +1159,9 @@ llvm::Expected<TuneResult> Coordinator::run() {
   for (unsigned k = 0; k < kernels.size(); ++k)
     if (!options.progressBar)
       report(k, /*force=*/true);
+  if (options.confirmWinners)
+    if (llvm::Error error = confirmWinners())
+      return std::move(error);
   for (std::unique_ptr<Agent> &agent : agents)
     agent->finish();
 

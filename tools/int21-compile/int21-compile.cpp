@@ -266,6 +266,13 @@ int main(int argc, char **argv) {
                "schedule, so that a slow or fast spell of the machine moves "
                "both alike (default on)"),
       cl::init(true), cl::cat(tuneCategory));
+  cl::opt<bool> confirmWinners(
+      "confirm-winners",
+      cl::desc("After the search, time each kernel's winner again beside its "
+               "default on fresh inputs: one that fails or is no faster "
+               "gives way to the default, and the speed-up reported is the "
+               "one measured then (default on)"),
+      cl::init(true), cl::cat(tuneCategory));
   cl::list<std::string> agentNames(
       "agents",
       cl::desc("Built-in agents to search with (default: tiling, pipeline, "
@@ -402,6 +409,7 @@ int main(int argc, char **argv) {
     tuneOptions.threads = std::max(1u, tuneThreads.getValue());
     tuneOptions.measureSeconds = measureSeconds;
     tuneOptions.pairedTiming = pairedTiming;
+    tuneOptions.confirmWinners = confirmWinners;
     tuneOptions.agents.assign(agentNames.begin(), agentNames.end());
     tuneOptions.agentCommands.assign(agentCommands.begin(),
                                      agentCommands.end());

@@ -4,6 +4,7 @@
 #include "int21/AgentSearch/Bandit.h"
 #include "int21/AgentSearch/Kernel.h"
 #include "int21/AgentSearch/Measure.h"
+#include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
@@ -383,6 +384,32 @@ TEST(BanditTest, AnAgentThatNeverWinsGetsFewTrials) {
   EXPECT_LT(arms[0].plays, 40) << "a tenth of the plays at most";
   EXPECT_GE(arms[0].plays, 3) << "still explored";
   EXPECT_EQ(arms[0].plays + arms[1].plays + arms[2].plays, 400);
+}
+
+// A winner timed again after the search is kept only when it runs
+// correctly and faster than the default.
+TEST(ConfirmTest, AWinnerIsKeptOnlyWhenItHoldsUp) {
+  Trial again;
+  again.outcome = Outcome::Ok;
+  again.time.medianMs = 1.8;
+  Confirmation kept = confirmWinner(again, 2.0);
+  EXPECT_TRUE(kept.kept);
+  EXPECT_DOUBLE_EQ(kept.ratio, 0.9);
+  EXPECT_TRUE(kept.why.empty());
+
+  again.time.medianMs = 2.02;
+  Confirmation slower = confirmWinner(again, 2.0);
+  EXPECT_FALSE(slower.kept);
+  EXPECT_NE(slower.why.find("1.01x the default's time"), std::string::npos)
+      << slower.why;
+
+  again.outcome = Outcome::Wrong;
+  again.error = "output 0: max error 3";
+  Confirmation wrong = confirmWinner(again, 2.0);
+  EXPECT_FALSE(wrong.kept);
+  EXPECT_EQ(wrong.ratio, 0);
+  EXPECT_NE(wrong.why.find("output 0: max error 3"), std::string::npos)
+      << wrong.why;
 }
 
 TEST(MeasureTest, TolerancesFollowTheDtype) {

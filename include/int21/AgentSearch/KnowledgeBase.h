@@ -144,8 +144,11 @@ public:
 
   /// Stores `record` in one transaction. A record with the same key (work,
   /// target, compiler version, machine) is replaced when `record` is faster
-  /// or is the same schedule measured again. Returns the record's id.
-  llvm::Expected<int64_t> put(const KnowledgeRecord &record);
+  /// or is the same schedule measured again, or always with `replace` (a
+  /// search whose winner, timed again, lost to the default). Returns the
+  /// record's id.
+  llvm::Expected<int64_t> put(const KnowledgeRecord &record,
+                              bool replace = false);
   /// Stores losers (duplicates keep the first) in one transaction.
   llvm::Error putLosers(const std::vector<KnowledgeLoser> &losers);
   llvm::Error putMerge(const KnowledgeMerge &merge);

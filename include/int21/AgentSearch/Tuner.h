@@ -45,6 +45,12 @@ struct TuneOptions {
   /// Time each candidate in alternation with its kernel's default schedule
   /// (within measureSeconds) and scale its time by the default's drift.
   bool pairedTiming = true;
+  /// After the search, time each kernel's winner again (beside its default,
+  /// on fresh inputs checked again): a winner that fails or is no faster
+  /// gives way to the default, and a kept one's time is the one measured
+  /// then (confirmWinner). The search's best is the fastest of many noisy
+  /// measurements: its speed-up is biased up, a confirmation's is not.
+  bool confirmWinners = true;
   /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
   /// random, fusion); {"none"}: only the external agents.
   std::vector<std::string> agents;
@@ -81,7 +87,10 @@ struct TuneOptions {
   /// empty.
   std::string kbTarget;
   /// Test hook: faults injected into trials by id ("crash", "hang",
-  /// "wrong" in the compile child; "run-crash" in the measurement child).
+  /// "wrong" in the compile child; "run-crash", and "run-slow" (every time
+  /// reported ten times what was measured: a slow spell of the machine) in
+  /// the measurement child). The winners timed again after the search
+  /// count on after the trials' ids.
   std::map<unsigned, std::string> faults;
 };
 
@@ -96,6 +105,13 @@ struct KernelSummary {
   /// Who found the winner ("default" when nothing beat it).
   std::string winnerAgent;
   Schedule winner;
+  /// The search's best time; bestMs is the winner's confirmed time (or the
+  /// default's, when the winner gave way to it). Equal when unconfirmed.
+  double searchMs = 0;
+  /// Whether the winner was timed again after the search, and when it gave
+  /// way to the default, why (the search's winner then named in it).
+  bool confirmed = false;
+  std::string demoted;
   /// Why the kernel could not be tuned, when it could not.
   std::string error;
   /// For a merged kernel: the kernels it replaces (Kernel::mergeOf), their
@@ -124,6 +140,20 @@ struct TuneResult {
   double speedup = 1;
   double seconds = 0;
 };
+
+/// The verdict on a kernel's winner timed again after the search: `again`
+/// is that measurement (a trial: timed beside the default and scaled to the
+/// default's `defaultMs` under paired timing, as a search trial is). Kept
+/// when it ran correctly and faster than `defaultMs`.
+struct Confirmation {
+  bool kept = false;
+  /// The winner's time over the default's, as timed again (0 when it did
+  /// not run correctly).
+  double ratio = 0;
+  /// Why it was not kept.
+  std::string why;
+};
+Confirmation confirmWinner(const Trial &again, double defaultMs);
 
 /// Tunes every kernel of `module` (lowered to linalg and prepared; left
 /// unchanged) and, with the fusion agent, tries merging fusion groups.
