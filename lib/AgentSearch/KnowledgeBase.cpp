@@ -485,7 +485,7 @@ llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record,
     return sqlError(db, filePath, "cannot start a transaction");
   std::string hash = hashText(scheduleHash(record.signature, record.schedule));
   // The same key keeps the faster record, or takes a new measurement of the
-  // same schedule.
+  // same schedule (or, with `replace`, whatever comes).
   Statement upsert(
       db,
       "INSERT INTO records(signature, target, compiler_version, machine, "

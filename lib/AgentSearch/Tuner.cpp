@@ -266,6 +266,13 @@ private:
   /// Kernel `k`'s best trial, or its default's when the best, timed again,
   /// was not kept.
   const Trial *keptBest(unsigned k) const;
+  /// keptBest's time: as timed again after the search when it was.
+  double keptMs(unsigned k) const;
+  /// The fault injected into trial `id` (TuneOptions::faults), or "".
+  std::string faultAt(unsigned id) const {
+    auto it = options.faults.find(id);
+    return it == options.faults.end() ? "" : it->second;
+  }
   void storeKnowledge(const TuneResult &result);
   void warnKnowledge(llvm::Error error);
 
@@ -437,9 +444,7 @@ llvm::Error Coordinator::measureDefaults(std::vector<Work> defaults) {
   }
   // Faults are injected by trial id: these trials are recorded in order.
   for (auto [i, base] : llvm::enumerate(defaults)) {
-    if (auto it = options.faults.find(board.trials().size() + i);
-        it != options.faults.end())
-      base.fault = it->second;
+    base.fault = faultAt(board.trials().size() + i);
     if (llvm::Error error = writeCandidate(base))
       return error;
   }
@@ -822,9 +827,7 @@ llvm::Error Coordinator::confirmWinners() {
     again.compileArgs = {"--strict-schedules"};
     // Faults are injected by id: the confirmations count on after the
     // trials.
-    if (auto it = options.faults.find(board.trials().size() + batch.size());
-        it != options.faults.end())
-      again.fault = it->second;
+    again.fault = faultAt(board.trials().size() + batch.size());
     if (llvm::Error error = writeCandidate(again))
       return error;
     batch.push_back(std::move(again));
@@ -890,27 +893,22 @@ TuneResult Coordinator::summarize() {
       continue;
     }
     summary.defaultMs = base->time.medianMs;
-    summary.bestMs = summary.searchMs = best->time.medianMs;
-    // "default", or "fusion" for a merge that no agent improved.
-    summary.winnerAgent = best->candidate.agent;
-    summary.winner = best->candidate.schedule;
+    summary.searchMs = best->time.medianMs;
     if (k < confirmations.size() && confirmations[k]) {
       const Confirmation &verdict = *confirmations[k];
       summary.confirmed = true;
-      if (verdict.kept) {
-        summary.bestMs = summary.defaultMs * verdict.ratio;
-      } else {
+      if (!verdict.kept)
         summary.demoted = best->candidate.agent + "'s winner, " +
                           llvm::formatv("{0:F2}", summary.defaultMs /
                                                       summary.searchMs)
                               .str() +
                           "x in the search: " + verdict.why;
-        best = base;
-        summary.bestMs = base->time.medianMs;
-        summary.winnerAgent = "default";
-        summary.winner = base->candidate.schedule;
-      }
     }
+    best = keptBest(k);
+    summary.bestMs = keptMs(k);
+    // "default", or "fusion" for a merge that no agent improved.
+    summary.winnerAgent = best->candidate.agent;
+    summary.winner = best->candidate.schedule;
     if (!best->isDefault)
       result.schedules[kernel.signature] = best->candidate.schedule;
     if (!kernel.mergeOf) {
@@ -991,14 +989,18 @@ const Trial *Coordinator::keptBest(unsigned k) const {
   return board.best(k);
 }
 
+double Coordinator::keptMs(unsigned k) const {
+  if (k < confirmations.size() && confirmations[k] && confirmations[k]->kept)
+    return confirmations[k]->ratio * board.defaultTrial(k)->time.medianMs;
+  return keptBest(k)->time.medianMs;
+}
+
 void Coordinator::storeRecord(unsigned k) {
   const Kernel &kernel = board.kernels()[k];
   const Trial *base = board.defaultTrial(k);
   const Trial *best = keptBest(k);
   if (reused[k] || !base || base->outcome != Outcome::Ok || !best)
     return;
-  const std::optional<Confirmation> *verdict =
-      k < confirmations.size() ? &confirmations[k] : nullptr;
   KnowledgeRecord record;
   record.signature = kernel.signature;
   record.target = kbTarget;
@@ -1010,14 +1012,12 @@ void Coordinator::storeRecord(unsigned k) {
   record.kernelIR = kernel.ir;
   record.schedule = best->candidate.schedule;
   record.time = best->time;
-  if (verdict && *verdict && (*verdict)->kept) {
-    // The time measured again: the search's is the fastest of many noisy
-    // measurements.
-    double scale = (*verdict)->ratio * base->time.medianMs / best->time.medianMs;
-    record.time.medianMs *= scale;
-    record.time.minMs *= scale;
-    record.time.maxMs *= scale;
-  }
+  // The time measured again, when it was: the search's is the fastest of
+  // many noisy measurements.
+  double scale = keptMs(k) / best->time.medianMs;
+  record.time.medianMs *= scale;
+  record.time.minMs *= scale;
+  record.time.maxMs *= scale;
   record.defaultMs = base->time.medianMs;
   record.seed = options.seed;
   record.maxError = best->maxError;
@@ -1029,7 +1029,7 @@ void Coordinator::storeRecord(unsigned k) {
         describe(board.trials()[*best->candidate.parent].candidate.schedule);
   // A winner that lost to the default when timed again replaces the record
   // the search stored for it as it improved.
-  bool demoted = verdict && *verdict && !(*verdict)->kept;
+  bool demoted = best != board.best(k);
   if (llvm::Expected<int64_t> id = options.knowledgeBase->put(record, demoted);
       !id)
     warnKnowledge(id.takeError());
@@ -1137,9 +1137,7 @@ llvm::Expected<TuneResult> Coordinator::run() {
       continue;
     }
     for (auto [i, work] : llvm::enumerate(batch)) {
-      unsigned id = board.trials().size() + i;
-      if (auto it = options.faults.find(id); it != options.faults.end())
-        work.fault = it->second;
+      work.fault = faultAt(board.trials().size() + i);
       work.compileArgs = {"--strict-schedules"};
       if (!work.rejected)
         if (llvm::Error error = writeCandidate(work))
