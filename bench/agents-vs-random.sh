@@ -6,7 +6,10 @@
 # BUDGET is trials per run; "default" is int21-compile's own (20 per kernel).
 # Env: INT21_BIN (the tools, default build/bin; skips the build),
 #      INT21_BUILD_DIR (default build), MODELS (default ../shared/models),
-#      KEEP_LOGS=DIR to keep the tuning logs.
+#      KEEP_LOGS=DIR to keep the tuning logs,
+#      TUNE_THREADS (default 1): threads the kernels are timed on; one keeps
+#      the figures comparable with earlier runs and least disturbed by the
+#      machine (the comparison is of the searches, not of the threads).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 budget="${1:-default}"
@@ -22,7 +25,7 @@ work="${KEEP_LOGS:-$(mktemp -d)}"
 mkdir -p "$work"
 [ -n "${KEEP_LOGS:-}" ] || trap 'rm -rf "$work"' EXIT
 
-machine_line "; budget $budget trials per run"
+machine_line "; budget $budget trials per run, kernels timed on ${TUNE_THREADS:-1} thread(s)"
 for m in $names; do
   for s in $seeds; do
     for who in random team; do
@@ -30,7 +33,7 @@ for m in $names; do
       [ "$who" = random ] && extra=(--agents=random)
       [ "$budget" = default ] || extra+=(--budget "$budget")
       "$bin/int21-compile" "$dir/$m.onnx" --no-kb --target=cpu --tune \
-        --seed "$s" "${extra[@]}" --tune-log "$work/$m-$who-$s.jsonl" \
+        --tune-threads "${TUNE_THREADS:-1}" --seed "$s" "${extra[@]}" --tune-log "$work/$m-$who-$s.jsonl" \
         -o "$work/$m.int21" 2>/dev/null | sed "s/^/$m $who seed $s: /"
     done
   done

@@ -111,6 +111,7 @@ void int21::python::bindKnowledgeBase(pybind11::module_ &m) {
       .def_readonly("target", &KnowledgeRecord::target)
       .def_readonly("compiler_version", &KnowledgeRecord::compilerVersion)
       .def_readonly("machine", &KnowledgeRecord::machine)
+      .def_readonly("threads", &KnowledgeRecord::threads)
       .def_readonly("op_kind", &KnowledgeRecord::opKind)
       .def_readonly("dims", &KnowledgeRecord::dims)
       .def_readonly("element_types", &KnowledgeRecord::elementTypes)

@@ -75,6 +75,43 @@ CREATE TABLE merges(
   PRIMARY KEY(producer, consumer, target)
 ) WITHOUT ROWID;
 )sql",
+    // 1 -> 2: records are keyed by the threads they were timed on as well;
+    // the older ones were timed on one.
+    R"sql(
+CREATE TABLE records_v2(
+  id INTEGER PRIMARY KEY,
+  signature TEXT NOT NULL,
+  target TEXT NOT NULL,
+  compiler_version TEXT NOT NULL,
+  machine TEXT NOT NULL,
+  op_kind TEXT NOT NULL,
+  dims TEXT NOT NULL,
+  element_types TEXT NOT NULL,
+  kernel_ir TEXT NOT NULL,
+  template TEXT NOT NULL,
+  knobs TEXT NOT NULL,
+  schedule_hash TEXT NOT NULL,
+  median_ms REAL NOT NULL,
+  min_ms REAL NOT NULL,
+  max_ms REAL NOT NULL,
+  spread REAL NOT NULL,
+  reps INTEGER NOT NULL,
+  default_ms REAL NOT NULL,
+  seed INTEGER NOT NULL,
+  max_error REAL NOT NULL,
+  tolerance TEXT NOT NULL,
+  roofline_ms REAL NOT NULL,
+  agent TEXT NOT NULL,
+  parent TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  threads INTEGER NOT NULL DEFAULT 1,
+  UNIQUE(signature, target, compiler_version, machine, threads)
+);
+INSERT INTO records_v2 SELECT *, 1 FROM records;
+DROP TABLE records;
+ALTER TABLE records_v2 RENAME TO records;
+CREATE INDEX records_by_kind ON records(target, op_kind);
+)sql",
 };
 static_assert(std::size(kMigrations) == KnowledgeBase::kSchemaVersion,
               "one migration per schema version");
@@ -196,7 +233,7 @@ constexpr const char *kRecordColumns =
     "id, signature, target, compiler_version, machine, op_kind, dims, "
     "element_types, kernel_ir, template, knobs, schedule_hash, median_ms, "
     "min_ms, max_ms, spread, reps, default_ms, seed, max_error, tolerance, "
-    "roofline_ms, agent, parent, created_at";
+    "roofline_ms, agent, parent, created_at, threads";
 
 KnowledgeRecord readRecord(const Statement &row) {
   KnowledgeRecord record;
@@ -224,6 +261,7 @@ KnowledgeRecord readRecord(const Statement &row) {
   record.agent = row.text(22);
   record.parent = row.text(23);
   record.createdAt = row.text(24);
+  record.threads = unsigned(std::max<int64_t>(1, row.integer(25)));
   return record;
 }
 
@@ -491,9 +529,10 @@ llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record,
       "INSERT INTO records(signature, target, compiler_version, machine, "
       "op_kind, dims, element_types, kernel_ir, template, knobs, "
       "schedule_hash, median_ms, min_ms, max_ms, spread, reps, default_ms, "
-      "seed, max_error, tolerance, roofline_ms, agent, parent, created_at) "
-      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-      "ON CONFLICT(signature, target, compiler_version, machine) DO UPDATE "
+      "seed, max_error, tolerance, roofline_ms, agent, parent, created_at, "
+      "threads) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "ON CONFLICT(signature, target, compiler_version, machine, threads) "
+      "DO UPDATE "
       "SET op_kind=excluded.op_kind, dims=excluded.dims, "
       "element_types=excluded.element_types, kernel_ir=excluded.kernel_ir, "
       "template=excluded.template, knobs=excluded.knobs, "
@@ -533,15 +572,17 @@ llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record,
       .bind(21, record.rooflineMs)
       .bind(22, record.agent)
       .bind(23, record.parent)
-      .bind(24, record.createdAt.empty() ? nowUTC() : record.createdAt);
+      .bind(24, record.createdAt.empty() ? nowUTC() : record.createdAt)
+      .bind(25, int64_t(std::max(1u, record.threads)));
   if (upsert.step() != SQLITE_DONE)
     return sqlError(db, filePath, "storing a record");
   Statement id(db, "SELECT id FROM records WHERE signature=? AND target=? AND "
-                   "compiler_version=? AND machine=?");
+                   "compiler_version=? AND machine=? AND threads=?");
   id.bind(1, record.signature)
       .bind(2, record.target)
       .bind(3, record.compilerVersion)
-      .bind(4, record.machine);
+      .bind(4, record.machine)
+      .bind(5, int64_t(std::max(1u, record.threads)));
   if (id.step() != SQLITE_ROW)
     return sqlError(db, filePath, "storing a record");
   int64_t rowId = id.integer(0);

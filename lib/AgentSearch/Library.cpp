@@ -95,6 +95,7 @@ DictionaryAttr recordToAttr(Builder &b, const KnowledgeRecord &record) {
       b.getNamedAttr("compiler_version",
                      b.getStringAttr(record.compilerVersion)),
       b.getNamedAttr("machine", b.getStringAttr(record.machine)),
+      b.getNamedAttr("threads", b.getI64IntegerAttr(record.threads)),
       b.getNamedAttr("op_kind", b.getStringAttr(record.opKind)),
       b.getNamedAttr("dims", b.getI64ArrayAttr(record.dims)),
       b.getNamedAttr("element_types", b.getStringAttr(record.elementTypes)),
@@ -167,6 +168,16 @@ std::optional<KnowledgeRecord> recordFromAttr(DictionaryAttr dict,
   if (!dims || !knobs || !reps) {
     why = "no 'dims', 'knobs' or 'reps'";
     return std::nullopt;
+  }
+  // Libraries written before records kept their thread count were timed on
+  // one thread.
+  if (Attribute threads = dict.get("threads")) {
+    auto value = dyn_cast<IntegerAttr>(threads);
+    if (!value || value.getInt() < 1 || value.getInt() > 4096) {
+      why = "a bad 'threads'";
+      return std::nullopt;
+    }
+    record.threads = unsigned(value.getInt());
   }
   for (Attribute dim : dims) {
     auto value = dyn_cast<IntegerAttr>(dim);
@@ -441,7 +452,9 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
        << llvm::format("%.4g", record->defaultMs) << " ms (spread "
        << llvm::format("%.1f", 100 * record->time.spread) << "%, "
        << record->time.reps << " runs), found by " << record->agent
-       << " on " << record->machine << "\n"
+       << " on " << record->machine << ", "
+       << record->threads << (record->threads == 1 ? " thread" : " threads")
+       << "\n"
        << "  // " << describe(record->schedule) << "\n";
     os << matcherText(*record, "match_" + name);
     std::string prefix = "schedule_" + name;

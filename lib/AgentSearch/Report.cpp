@@ -190,7 +190,9 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
       << " trials in " << llvm::format("%.1f", result.seconds) << " s: "
       << llvm::format("%.2f", result.speedup)
       << "x faster than the default schedules (kernel times weighted by "
-         "their instances in the model).\n\n"
+         "their instances in the model), kernels timed on "
+      << result.threads << (result.threads == 1 ? " thread" : " threads")
+      << ".\n\n"
       << "Search ms is the fastest time the search measured; best ms the "
          "winner's time measured again after the search, beside the default "
          "(\"confirmed\"), or the search's where it was not timed again. A "

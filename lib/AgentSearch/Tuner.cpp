@@ -9,6 +9,7 @@
 #include "int21/Compiler/Compiler.h"
 
 #include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Runtime/Engine.h"
 #include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
 
@@ -353,7 +354,8 @@ llvm::Error Coordinator::setUp() {
         return found.takeError();
       for (KnowledgeRecord &record : *found)
         if (record.compilerVersion == ::int21::compilerVersion() &&
-            record.machine == machine && kernel.findChoice(record.schedule.sequence)) {
+            record.machine == machine && record.threads == options.threads &&
+            kernel.findChoice(record.schedule.sequence)) {
           reused[k] = std::move(record);
           break;
         }
@@ -954,6 +956,7 @@ TuneResult Coordinator::summarize() {
   result.trials = board.trials().size();
   result.speedup = after > 0 ? before / after : 1;
   result.seconds = secondsSince(start);
+  result.threads = options.threads;
   return result;
 }
 
@@ -1006,6 +1009,7 @@ void Coordinator::storeRecord(unsigned k) {
   record.target = kbTarget;
   record.compilerVersion = ::int21::compilerVersion().str();
   record.machine = KnowledgeBase::thisMachine();
+  record.threads = options.threads;
   record.opKind = kernel.opKind;
   record.dims = kernel.loops;
   record.elementTypes = kernel.elementTypes;
@@ -1097,7 +1101,8 @@ llvm::Expected<TuneResult> Coordinator::run() {
            << (budget ? std::to_string(budget) + " trials" : "no trial limit");
   if (options.seconds > 0)
     progress << ", at most " << llvm::format("%.0f", options.seconds) << " s";
-  progress << "\n";
+  progress << ", timed on " << options.threads
+           << (options.threads == 1 ? " thread" : " threads") << "\n";
 
   // The reference lowering and the default schedule of every kernel; the
   // merged kernels wait for the fusion agent to propose them.
@@ -1181,7 +1186,10 @@ llvm::Expected<TuneResult> Coordinator::run() {
 llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
                                                      const TuneOptions &options,
                                                      llvm::raw_ostream &progress) {
-  Coordinator coordinator(module, options, progress);
+  TuneOptions resolved = options;
+  if (!resolved.threads)
+    resolved.threads = ::int21::runtime::Engine::defaultThreads();
+  Coordinator coordinator(module, resolved, progress);
   return coordinator.run();
 }
 
@@ -1215,10 +1223,13 @@ llvm::Expected<TuneResult>(::int21::search::tuneAndApply)(
 }
 
 llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
-    ModuleOp module, const KnowledgeBase &kb, llvm::StringRef kbTarget) {
+    ModuleOp module, const KnowledgeBase &kb, llvm::StringRef kbTarget,
+    unsigned threads) {
   if (llvm::Error error = lowerForScheduling(module))
     return std::move(error);
   std::string machine = KnowledgeBase::thisMachine();
+  if (!threads)
+    threads = ::int21::runtime::Engine::defaultThreads();
   std::map<std::string, Schedule> schedules;
   // The record made here by this compiler, for `signature`.
   auto trusted = [&](llvm::StringRef signature)
@@ -1229,7 +1240,7 @@ llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
       return found.takeError();
     for (KnowledgeRecord &record : *found)
       if (record.compilerVersion == ::int21::compilerVersion() &&
-          record.machine == machine)
+          record.machine == machine && record.threads == threads)
         return std::optional<KnowledgeRecord>(std::move(record));
     return std::nullopt;
   };
@@ -1271,5 +1282,6 @@ llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
   if (error)
     return std::move(error);
   applySchedules(module, schedules);
-  return KnowledgeApplied{unsigned(seen.size()), unsigned(schedules.size())};
+  return KnowledgeApplied{unsigned(seen.size()), unsigned(schedules.size()),
+                          threads};
 }

@@ -59,12 +59,16 @@ std::string Engine::hostTarget() {
   return "cpu:" + sys::getProcessTriple() + ":" + sys::getHostCPUName().str();
 }
 
-Engine::Engine(EngineFile file, std::string name)
-    : file(std::move(file)), name(std::move(name)) {
-  threadCount = std::max(1u, llvm::get_physical_cores() > 0
-                                 ? (unsigned)llvm::get_physical_cores()
-                                 : llvm::hardware_concurrency().compute_thread_count());
+unsigned Engine::defaultThreads() {
+  int cores = llvm::get_physical_cores();
+  return std::max(1u, cores > 0
+                          ? unsigned(cores)
+                          : llvm::hardware_concurrency().compute_thread_count());
 }
+
+Engine::Engine(EngineFile file, std::string name)
+    : file(std::move(file)), name(std::move(name)),
+      threadCount(defaultThreads()) {}
 
 Engine::~Engine() {
   cuda.reset();

@@ -253,7 +253,10 @@ int main(int argc, char **argv) {
       cl::init(0), cl::cat(tuneCategory));
   cl::opt<unsigned> tuneThreads(
       "tune-threads",
-      cl::desc("Threads kernels are timed with (default 1)"), cl::init(1),
+      cl::desc("Threads kernels are timed with: those the engine will run "
+               "on (default 0: the physical cores, what int21-run and "
+               "Engine use unless told otherwise)"),
+      cl::init(0),
       cl::cat(tuneCategory));
   cl::opt<double> measureSeconds(
       "measure-seconds",
@@ -406,7 +409,7 @@ int main(int argc, char **argv) {
     tuneOptions.seconds = tuneTime;
     tuneOptions.seed = seed;
     tuneOptions.jobs = jobs;
-    tuneOptions.threads = std::max(1u, tuneThreads.getValue());
+    tuneOptions.threads = tuneThreads;
     tuneOptions.measureSeconds = measureSeconds;
     tuneOptions.pairedTiming = pairedTiming;
     tuneOptions.confirmWinners = confirmWinners;
@@ -630,7 +633,8 @@ int main(int argc, char **argv) {
       llvm::Expected<::int21::search::KnowledgeApplied> applied =
           ::int21::search::applyKnowledge(
           **module, *kb,
-          *::int21::resolveCPUTarget(compileOptions.target, error));
+          *::int21::resolveCPUTarget(compileOptions.target, error),
+          tuneThreads);
       if (!applied) {
         if (!hadError)
           llvm::errs() << "int21-compile: error: "
@@ -645,7 +649,10 @@ int main(int argc, char **argv) {
         llvm::errs() << "int21-compile: " << applied->scheduled << " of "
                      << applied->kernels
                      << " kernels scheduled from the knowledge base '"
-                     << kb->path() << "'\n";
+                     << kb->path() << "' (records timed on "
+                     << applied->threads
+                     << (applied->threads == 1 ? " thread" : " threads")
+                     << ")\n";
     }
     if (tuneFlag) {
       llvm::Expected<::int21::search::TuneResult> result =

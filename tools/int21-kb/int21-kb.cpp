@@ -157,6 +157,12 @@ std::unique_ptr<mlir::MLIRContext> makeContext() {
   return context;
 }
 
+/// "1 thread", "2 threads": what a record was timed on.
+std::string threadsText(const KnowledgeRecord &record) {
+  return std::to_string(record.threads) +
+         (record.threads == 1 ? " thread" : " threads");
+}
+
 int listRecords(KnowledgeBase &kb) {
   std::vector<KnowledgeRecord> records;
   if (!recordsOfTarget(kb, records))
@@ -171,7 +177,7 @@ int listRecords(KnowledgeBase &kb) {
                                  record.time.medianMs, record.speedup(),
                                  record.agent.c_str())
                  << describe(record.schedule) << "  " << record.target << "  "
-                 << record.machine << "\n";
+                 << record.machine << ", " << threadsText(record) << "\n";
   llvm::outs() << records.size()
                << (records.size() == 1 ? " record" : " records") << " in "
                << kb.path() << "\n";
@@ -184,6 +190,7 @@ void printRecord(const KnowledgeRecord &record, llvm::raw_ostream &os) {
      << "  target:      " << record.target << "\n"
      << "  compiler:    " << record.compilerVersion << "\n"
      << "  machine:     " << record.machine << "\n"
+     << "  timed on:    " << threadsText(record) << "\n"
      << "  schedule:    " << describe(record.schedule) << "\n"
      << "  time:        " << llvm::format("%.6g", record.time.medianMs)
      << " ms median (min " << llvm::format("%.6g", record.time.minMs)
@@ -388,6 +395,8 @@ int verifyRecords(KnowledgeBase &kb, const char *argv0) {
     options.workerExecutable = worker;
     options.measureSeconds = measureSeconds;
     options.seed = record.seed + 1;
+    // Timed as it was recorded.
+    options.threads = record.threads;
     options.logPath = (dir + "/log.jsonl").str();
     std::string progress;
     llvm::raw_string_ostream progressStream(progress);
@@ -477,17 +486,18 @@ int pruneRecords(KnowledgeBase &kb) {
   if (!all)
     return fail(llvm::toString(all.takeError()));
   std::string version = int21::compilerVersion().str();
-  // Work recorded by this compiler, per target and machine.
-  std::set<std::tuple<std::string, std::string, std::string>> current;
+  // Work recorded by this compiler, per target, machine and threads.
+  std::set<std::tuple<std::string, std::string, std::string, unsigned>> current;
   for (const KnowledgeRecord &record : *all)
     if (record.compilerVersion == version)
-      current.insert({record.signature, record.target, record.machine});
+      current.insert(
+          {record.signature, record.target, record.machine, record.threads});
   std::vector<int64_t> doomed;
   for (const KnowledgeRecord &record : *all) {
     if (record.compilerVersion == version)
       continue;
-    bool superseded =
-        current.count({record.signature, record.target, record.machine});
+    bool superseded = current.count(
+        {record.signature, record.target, record.machine, record.threads});
     if (!superseded && !stale)
       continue;
     llvm::outs() << (dryRun ? "would remove" : "removing") << " record "

@@ -49,7 +49,8 @@ static const char kUsage[] =
     "                        tolerance |got - want| <= atol + rtol * |want|\n"
     "  --rtol R              relative tolerance (default 1e-3)\n"
     "  --atol A              absolute tolerance (default 1e-7)\n"
-    "  --bench N             warm up, time N runs, print latency_ms\n"
+    "  --bench N             warm up, time N runs, print latency_ms (and the\n"
+    "                        threads a CPU engine ran on)\n"
     "  --threads T           threads to run on (default: physical cores)\n"
     "  --seed S              seed of the random inputs (default 21)\n"
     "  --load-time           print the time to load the engine (load_ms=...)\n"
@@ -368,7 +369,10 @@ int main(int argc, char **argv) {
                           .count());
       deviceTimes.push_back(*ms);
     }
-    outs() << "latency_ms " << median(times) << "\n";
+    outs() << "latency_ms " << median(times);
+    if (!engine.onGpu())
+      outs() << " threads=" << engine.threads();
+    outs() << "\n";
     if (engine.onGpu())
       outs() << "device_ms " << median(deviceTimes) << " on "
              << engine.deviceDescription() << "\n";

@@ -17,6 +17,7 @@
 
 #include <csignal>
 #include <set>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -213,6 +214,86 @@ TEST_F(KnowledgeBaseTest, ForeignAndCorruptFilesAreRefused) {
   std::string message = llvm::toString(corrupt.takeError());
   EXPECT_NE(message.find(path), std::string::npos) << message;
   EXPECT_NE(message.find("corrupt"), std::string::npos) << message;
+}
+
+TEST_F(KnowledgeBaseTest, SchemaOneFilesGainTheThreadsOfTheirRecords) {
+  // A knowledge base as schema 1 wrote it: records were not keyed by the
+  // threads they were timed on (one, the search's default then).
+  {
+    sqlite3 *db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const char *schemaOne = R"sql(
+CREATE TABLE records(
+  id INTEGER PRIMARY KEY, signature TEXT NOT NULL, target TEXT NOT NULL,
+  compiler_version TEXT NOT NULL, machine TEXT NOT NULL,
+  op_kind TEXT NOT NULL, dims TEXT NOT NULL, element_types TEXT NOT NULL,
+  kernel_ir TEXT NOT NULL, template TEXT NOT NULL, knobs TEXT NOT NULL,
+  schedule_hash TEXT NOT NULL, median_ms REAL NOT NULL, min_ms REAL NOT NULL,
+  max_ms REAL NOT NULL, spread REAL NOT NULL, reps INTEGER NOT NULL,
+  default_ms REAL NOT NULL, seed INTEGER NOT NULL, max_error REAL NOT NULL,
+  tolerance TEXT NOT NULL, roofline_ms REAL NOT NULL, agent TEXT NOT NULL,
+  parent TEXT NOT NULL, created_at TEXT NOT NULL,
+  UNIQUE(signature, target, compiler_version, machine));
+CREATE INDEX records_by_kind ON records(target, op_kind);
+CREATE TABLE losers(signature TEXT NOT NULL, target TEXT NOT NULL,
+  schedule_hash TEXT NOT NULL, outcome TEXT NOT NULL, ratio REAL NOT NULL,
+  PRIMARY KEY(signature, target, schedule_hash)) WITHOUT ROWID;
+CREATE TABLE merges(producer TEXT NOT NULL, consumer TEXT NOT NULL,
+  merged TEXT NOT NULL, target TEXT NOT NULL, gain_ms REAL NOT NULL,
+  PRIMARY KEY(producer, consumer, target)) WITHOUT ROWID;
+INSERT INTO records VALUES(7, 'old', 'cpu:test:test', 'int21 test',
+  'test machine', 'matmul', '64,256,128', 'f32', 'module {}', 'cpu.matmul',
+  '{"reg_m":4,"reg_n":16}', '00000000000000aa', 1.5, 1.4, 1.6, 0.05, 10, 3.0,
+  21, 0, 'f32', 0.5, 'tiling', '', '2026-12-01T00:00:00Z');
+PRAGMA application_id=1764897131;
+PRAGMA user_version=1;
+)sql";
+    ASSERT_EQ(sqlite3_exec(db, schemaOne, nullptr, nullptr, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  // Read-only, it is refused rather than misread.
+  auto readOnly = KnowledgeBase::open(path, /*readOnly=*/true);
+  ASSERT_FALSE(bool(readOnly));
+  EXPECT_NE(llvm::toString(readOnly.takeError()).find("schema version 1"),
+            std::string::npos);
+
+  std::unique_ptr<KnowledgeBase> kb = open();
+  ASSERT_TRUE(kb);
+  auto all = kb->records();
+  ASSERT_TRUE(bool(all)) << llvm::toString(all.takeError());
+  ASSERT_EQ(all->size(), 1u);
+  const KnowledgeRecord &old = all->front();
+  EXPECT_EQ(old.id, 7);
+  EXPECT_EQ(old.threads, 1u);
+  EXPECT_EQ(old.time.medianMs, 1.5);
+  EXPECT_EQ(old.schedule.knobs.at("reg_n"), 16);
+
+  // The same work timed on two threads is another record; on one thread,
+  // a faster time replaces the old record and leaves the other alone.
+  KnowledgeRecord two = record("old", 0.9, 32);
+  two.threads = 2;
+  auto twoId = kb->put(two);
+  ASSERT_TRUE(bool(twoId));
+  EXPECT_NE(*twoId, 7);
+  KnowledgeRecord one = record("old", 1.2, 8);
+  auto oneId = kb->put(one);
+  ASSERT_TRUE(bool(oneId));
+  EXPECT_EQ(*oneId, 7);
+  auto found = kb->find("old", "cpu:test:test");
+  ASSERT_TRUE(bool(found));
+  ASSERT_EQ(found->size(), 2u);
+  for (const KnowledgeRecord &r : *found) {
+    if (r.threads == 1) {
+      EXPECT_EQ(r.time.medianMs, 1.2);
+      EXPECT_EQ(r.schedule.knobs.at("reg_n"), 8);
+    } else {
+      EXPECT_EQ(r.threads, 2u);
+      EXPECT_EQ(r.time.medianMs, 0.9);
+      EXPECT_EQ(r.schedule.knobs.at("reg_n"), 32);
+    }
+  }
 }
 
 TEST_F(KnowledgeBaseTest, MissingFileReadOnlyIsAnError) {

@@ -47,6 +47,9 @@ struct KnowledgeRecord {
   std::string target;
   std::string compilerVersion;
   std::string machine;
+  /// The threads the kernel was timed on (the engine's run threads): the
+  /// best schedule for one thread may leave a second core idle.
+  unsigned threads = 1;
 
   // The work, for similarity and for matchers: the main op ("matmul",
   // "conv_2d_nchw_fchw", "generic"), the template's dimensions, the element
@@ -107,7 +110,7 @@ struct KnowledgeMerge {
 class KnowledgeBase {
 public:
   /// The schema this build writes; older files are migrated on open.
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   ~KnowledgeBase();
   KnowledgeBase(const KnowledgeBase &) = delete;

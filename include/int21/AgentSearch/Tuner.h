@@ -38,8 +38,12 @@ struct TuneOptions {
   uint64_t seed = 21;
   /// Compiles run in parallel (0: the hardware's threads).
   unsigned jobs = 0;
-  /// Threads the kernels are timed with (the engine's run threads).
-  unsigned threads = 1;
+  /// Threads the kernels are timed with: those the engine will run on
+  /// (0: runtime::Engine::defaultThreads(), what an engine runs on by default). A
+  /// schedule's speed depends on them (how many thread tiles it has, how
+  /// evenly they divide among the threads), and a knowledge-base record
+  /// holds for the thread count it was measured on.
+  unsigned threads = 0;
   /// Time per measurement, after the warm-up.
   double measureSeconds = 0.5;
   /// Time each candidate in alternation with its kernel's default schedule
@@ -139,6 +143,8 @@ struct TuneResult {
   /// place of its parts').
   double speedup = 1;
   double seconds = 0;
+  /// The threads the kernels were timed on (TuneOptions::threads resolved).
+  unsigned threads = 1;
 };
 
 /// The verdict on a kernel's winner timed again after the search: `again`
@@ -178,16 +184,20 @@ llvm::Error lowerForScheduling(mlir::ModuleOp module);
 
 /// Without a search: lowers an imported int21 `module` as tuneAndApply does
 /// and gives every kernel that `kb` holds a record of, made by this compiler
-/// on this machine for `kbTarget`, that record's schedule (and merges the
-/// sites whose merge won).
+/// on this machine for `kbTarget` and timed on `threads` threads (0:
+/// Engine::defaultThreads()), that record's schedule (and merges the sites
+/// whose merge won).
 struct KnowledgeApplied {
   /// Distinct kernels of the model, and those that got a schedule.
   unsigned kernels = 0;
   unsigned scheduled = 0;
+  /// The threads whose records applied.
+  unsigned threads = 1;
 };
 llvm::Expected<KnowledgeApplied> applyKnowledge(mlir::ModuleOp module,
                                         const KnowledgeBase &kb,
-                                        llvm::StringRef kbTarget);
+                                        llvm::StringRef kbTarget,
+                                        unsigned threads = 0);
 
 /// The search's last line: "tuned K kernels in T trials (R reused from the
 /// knowledge base): X.XXx faster than the default schedules", and the

@@ -76,7 +76,12 @@ public:
   const std::vector<TensorSpec> &inputs() const { return metadata().inputs; }
   const std::vector<TensorSpec> &outputs() const { return metadata().outputs; }
 
-  /// The number of threads `run` uses (default: the hardware's).
+  /// The threads an engine runs on unless told otherwise: the machine's
+  /// physical cores (its hardware threads where those are unknown). The
+  /// schedule search times kernels on as many by default.
+  static unsigned defaultThreads();
+
+  /// The number of threads `run` uses (default: defaultThreads()).
   unsigned threads() const { return threadCount; }
   void setThreads(unsigned count);
 

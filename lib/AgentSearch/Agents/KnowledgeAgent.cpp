@@ -1,8 +1,9 @@
 //===- KnowledgeAgent.cpp - what won before, on this work or similar work -===//
 //
 // The knowledge agent proposes, for a kernel, first the schedules recorded
-// for the same work under another compiler version or on another machine
-// (they must be measured again before they are trusted), then those of the
+// for the same work under another compiler version, on another machine or
+// timed on another number of threads (they must be measured again before
+// they are trusted), then those of the
 // nearest similar work: the same op kind and element types under a template
 // the kernel also has, nearest dimensions first (distance in log2 of each
 // dimension), each knob moved to the nearest value of the kernel's own
