@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstring>
 #include <map>
 
@@ -55,6 +56,8 @@ struct CompileResult {
   std::string engine;
   std::vector<std::string> errors;
   std::optional<int21::search::TuneResult> tuned;
+  /// The signal that stopped the search (searchInterruption), 0 if none.
+  int interruption = 0;
 };
 
 /// Imports, optionally tunes, and compiles the model, as int21-compile
@@ -134,6 +137,7 @@ CompileResult compileModel(const CompileRequest &request) {
     llvm::Expected<int21::search::TuneResult> tuned =
         int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());
     if (!tuned) {
+      result.interruption = int21::search::searchInterruption();
       fail(modelName + ": tuning failed: " + llvm::toString(tuned.takeError()));
       return result;
     }
@@ -185,6 +189,12 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
         std::memcpy(bytes->getBufferStart(), result.engine.data(),
                     result.engine.size());
     }
+  }
+  // Ctrl-C stopped the search (its children killed, the knowledge base
+  // keeping what it had stored): Python's own way to say so.
+  if (result.interruption == SIGINT) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
   }
   if (!result.errors.empty())
     throw CompileFailure(std::move(result.errors));

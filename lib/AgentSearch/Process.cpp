@@ -2,6 +2,9 @@
 
 #include "Process.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -20,6 +23,68 @@ using namespace int21::search;
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+//===----------------------------------------------------------------------===//
+// Interruption: the live children, killed from a signal handler
+//===----------------------------------------------------------------------===//
+
+/// The process groups of the live children. Lock-free slots, so that the
+/// signal handler may read them; more children than slots are not killed on
+/// an interruption but end on their own (their time limits).
+constexpr size_t kSlots = 256;
+std::atomic<pid_t> liveGroups[kSlots];
+std::atomic<int> caught{0};
+static_assert(std::atomic<pid_t>::is_always_lock_free &&
+                  std::atomic<int>::is_always_lock_free,
+              "the signal handler needs lock-free atomics");
+
+void killLiveGroups() {
+  for (std::atomic<pid_t> &slot : liveGroups)
+    if (pid_t group = slot.load(); group > 0)
+      kill(-group, SIGKILL);
+}
+
+extern "C" void onInterrupt(int signal) {
+  int expected = 0;
+  caught.compare_exchange_strong(expected, signal);
+  killLiveGroups();
+}
+
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/// Registers a live child's group: its slot (null when all are taken). A
+/// signal that came while the child started found no group to kill: it is
+/// killed here.
+std::atomic<pid_t> *registerGroup(pid_t group) {
+  std::atomic<pid_t> *taken = nullptr;
+  for (std::atomic<pid_t> &slot : liveGroups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, group)) {
+      taken = &slot;
+      break;
+    }
+  }
+  if (caught.load())
+    kill(-group, SIGKILL);
+  return taken;
+}
+
+void unregisterGroup(std::atomic<pid_t> *slot) {
+  if (slot)
+    slot->store(0);
+}
+
+/// A child's group registered for the time it runs.
+class LiveChild {
+public:
+  explicit LiveChild(pid_t group) : slot(registerGroup(group)) {}
+  ~LiveChild() { unregisterGroup(slot); }
+  LiveChild(const LiveChild &) = delete;
+  LiveChild &operator=(const LiveChild &) = delete;
+
+private:
+  std::atomic<pid_t> *slot;
+};
 
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -99,8 +164,30 @@ ProcessResult int21::search::runProcess(llvm::ArrayRef<std::string> argv,
     result.error = "cannot run " + argv[0] + ": " + std::strerror(rc);
     return result;
   }
+  LiveChild live(pid);
   waitFor(pid, timeoutSeconds, start, result);
   return result;
+}
+
+int int21::search::interruption() { return caught.load(); }
+
+struct InterruptScope::Saved {
+  struct sigaction old[std::size(kInterruptSignals)];
+};
+
+InterruptScope::InterruptScope() : saved(new Saved) {
+  caught.store(0);
+  struct sigaction action = {};
+  action.sa_handler = onInterrupt;
+  sigemptyset(&action.sa_mask);
+  for (auto [i, signal] : llvm::enumerate(kInterruptSignals))
+    sigaction(signal, &action, &saved->old[i]);
+}
+
+InterruptScope::~InterruptScope() {
+  for (auto [i, signal] : llvm::enumerate(kInterruptSignals))
+    sigaction(signal, &saved->old[i], nullptr);
+  delete saved;
 }
 
 PipedProcess::~PipedProcess() { stop(0); }
@@ -138,6 +225,7 @@ bool PipedProcess::start(const std::string &command, std::string &error) {
   }
   toChild = in[1];
   fromChild = out[0];
+  liveSlot = registerGroup(pid);
   // A child that exits must not kill the search with SIGPIPE.
   signal(SIGPIPE, SIG_IGN);
   return true;
@@ -203,6 +291,8 @@ void PipedProcess::stop(double graceSeconds) {
             ignored);
     pid = -1;
   }
+  unregisterGroup(liveSlot);
+  liveSlot = nullptr;
   if (fromChild >= 0) {
     close(fromChild);
     fromChild = -1;

@@ -5,6 +5,12 @@
 // child runs in its own process group: on timeout the whole group (the
 // linker a compile starts, say) is killed. Safe to call from several threads.
 //
+// A child's own process group does not get the terminal's Ctrl-C: while an
+// InterruptScope lives, SIGINT, SIGTERM and SIGHUP kill every live child's
+// group at once and are remembered (interruption()), so that the search can
+// stop, keep what it committed and remove its working files, instead of
+// dying with its children running on.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef INT21_LIB_AGENTSEARCH_PROCESS_H
@@ -13,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <atomic>
 #include <string>
 #include <sys/types.h>
 
@@ -38,6 +45,26 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> argv,
                          llvm::StringRef stdoutPath,
                          llvm::StringRef stderrPath, double timeoutSeconds);
 
+/// The signal (SIGINT, SIGTERM, SIGHUP) that arrived while an InterruptScope
+/// lived, 0 if none. A child that ended after it did was killed by it: its
+/// result says nothing about the candidate.
+int interruption();
+
+/// Catches SIGINT, SIGTERM and SIGHUP while it lives (see above); the
+/// previous handlers come back when it ends. interruption() keeps the signal
+/// until the next scope begins. One scope at a time.
+class InterruptScope {
+public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope &) = delete;
+  InterruptScope &operator=(const InterruptScope &) = delete;
+
+private:
+  struct Saved;
+  Saved *saved;
+};
+
 /// A child connected by pipes to its stdin and stdout (stderr inherited).
 class PipedProcess {
 public:
@@ -58,6 +85,8 @@ public:
 private:
   pid_t pid = -1;
   int toChild = -1, fromChild = -1;
+  /// Its entry among the live children (see InterruptScope).
+  std::atomic<pid_t> *liveSlot = nullptr;
   std::string buffered;
 };
 

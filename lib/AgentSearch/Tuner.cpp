@@ -19,6 +19,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -140,6 +141,16 @@ std::string firstErrorLine(llvm::StringRef path) {
     if (line.contains("error"))
       return line.trim().str();
   return lines.empty() ? "" : lines.back().trim().str();
+}
+
+/// The error a search stops with once a signal interrupted it: what a
+/// child was doing then says nothing about its candidate.
+llvm::Error stopIfInterrupted() {
+  if (int signal = interruption())
+    return llvm::createStringError(llvm::Twine("interrupted by signal ") +
+                                   llvm::Twine(signal) + " (" +
+                                   strsignal(signal) + ")");
+  return llvm::Error::success();
 }
 
 std::string signalText(int signal) {
@@ -465,6 +476,8 @@ llvm::Error Coordinator::measureDefaults(std::vector<Work> defaults) {
                        firstErrorLine(reference.compileLog);
     }
     Trial trial = measure(base);
+    if (llvm::Error error = stopIfInterrupted())
+      return error;
     // Once the default schedule agrees with the reference lowering, it is
     // the reference: it is faster, and candidates must match it.
     if (trial.outcome == Outcome::Ok)
@@ -843,6 +856,8 @@ llvm::Error Coordinator::confirmWinners() {
   for (Work &again : batch) {
     unsigned k = again.candidate.kernel;
     Trial measured = measure(again);
+    if (llvm::Error error = stopIfInterrupted())
+      return error;
     llvm::sys::fs::remove(again.enginePath);
     Confirmation verdict =
         confirmWinner(measured, board.defaultTrial(k)->time.medianMs);
@@ -1086,6 +1101,14 @@ void Coordinator::storeKnowledge(const TuneResult &result) {
 }
 
 llvm::Expected<TuneResult> Coordinator::run() {
+  // Ctrl-C (or SIGTERM, SIGHUP) stops the search: its children die at once,
+  // no trial they were running is recorded, the knowledge base keeps what
+  // was committed, and the working files go.
+  InterruptScope interrupts;
+  llvm::scope_exit cleanUp([&] {
+    if (!options.keepWorkDir && !workDir.empty())
+      llvm::sys::fs::remove_directories(workDir);
+  });
   if (llvm::Error error = setUp())
     return std::move(error);
   const std::vector<Kernel> &kernels = board.kernels();
@@ -1151,7 +1174,10 @@ llvm::Expected<TuneResult> Coordinator::run() {
     compileAll(batch);
     for (Work &work : batch) {
       unsigned before = board.best(*kernel)->id;
-      record(measure(work));
+      Trial trial = measure(work);
+      if (llvm::Error error = stopIfInterrupted())
+        return std::move(error);
+      record(std::move(trial));
       llvm::sys::fs::remove(work.enginePath);
       // Plain lines (not a terminal): one when a kernel's best improves.
       report(*kernel, /*force=*/board.best(*kernel)->id != before);
@@ -1174,9 +1200,7 @@ llvm::Expected<TuneResult> Coordinator::run() {
   if (!options.reportDir.empty())
     if (llvm::Error error = writeReport(board, result, options.reportDir))
       return std::move(error);
-  if (!options.keepWorkDir)
-    llvm::sys::fs::remove_directories(workDir);
-  else
+  if (options.keepWorkDir)
     progress << "kernels and engines kept in " << workDir << "\n";
   return result;
 }
@@ -1192,6 +1216,8 @@ llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
   Coordinator coordinator(module, resolved, progress);
   return coordinator.run();
 }
+
+int(::int21::search::searchInterruption)() { return interruption(); }
 
 llvm::Error(::int21::search::lowerForScheduling)(ModuleOp module) {
   PassManager pm(module.getContext());

@@ -21,6 +21,8 @@ def test_tuning_records_into_a_knowledge_base(tmp_path):
     assert record.element_types == "f32" and record.template == "cpu.matmul"
     assert record.target == int21.host_target()
     assert record.median_ms > 0 and record.default_ms > 0 and record.speedup > 0
+    # Timed on the threads an engine runs on by default (the physical cores).
+    assert record.threads >= 1
     assert set(record.knobs) >= {"par_m", "par_n", "reg_m", "reg_n"}
     assert kb.records(target="sm_90") == []
 

@@ -1,6 +1,11 @@
 """A small schedule search through Python: tune=True with a tiny budget."""
 
 import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -42,3 +47,39 @@ def test_int21_compile_is_found_beside_the_package(monkeypatch):
     monkeypatch.delenv("INT21_COMPILE", raising=False)
     path = int21._int21_compile_executable()
     assert os.path.basename(path) == "int21-compile" and os.access(path, os.X_OK)
+
+
+def test_ctrl_c_stops_a_search_as_keyboard_interrupt(tmp_path):
+    # A long search in a child Python; SIGINT once the knowledge base holds a
+    # record. The search stops at once (its compile and measurement children
+    # killed), Python sees KeyboardInterrupt, and the knowledge base keeps
+    # what was stored.
+    kb = tmp_path / "kb.sqlite"
+    script = textwrap.dedent(f"""
+        import sys, int21
+        try:
+            int21.compile({str(LINEAR_RELU)!r}, tune=True, budget=5000, kb={str(kb)!r})
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+        sys.exit(0)
+        """)
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-c", script], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            if kb.exists() and len(int21.KnowledgeBase(str(kb))) >= 1:
+                break
+            time.sleep(0.1)
+        assert child.poll() is None, "the search ended before a record was stored"
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 3 and out.strip() == "interrupted"
+    assert len(int21.KnowledgeBase(str(kb))) >= 1
+    assert not list(tmp_path.glob("int21-tune-*"))

@@ -33,6 +33,9 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
+#include <cstring>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -658,6 +661,20 @@ int main(int argc, char **argv) {
       llvm::Expected<::int21::search::TuneResult> result =
           ::int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());
       if (!result) {
+        if (int signal = ::int21::search::searchInterruption()) {
+          // Stopped by Ctrl-C (or SIGTERM, SIGHUP): say so, then end as the
+          // signal would have ended us (the old engine is left as it was).
+          llvm::consumeError(result.takeError());
+          llvm::errs() << "\nint21-compile: --tune: interrupted by "
+                       << strsignal(signal)
+                       << "; the search stopped, the knowledge base keeps "
+                          "what it had stored\n";
+          llvm::errs().flush();
+          output.reset(); // Discards the temporary output file.
+          std::signal(signal, SIG_DFL);
+          std::raise(signal);
+          return 128 + signal;
+        }
         if (!hadError)
           llvm::errs() << "int21-compile: error: --tune: "
                        << llvm::toString(result.takeError()) << "\n";

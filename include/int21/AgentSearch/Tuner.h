@@ -163,10 +163,16 @@ Confirmation confirmWinner(const Trial &again, double defaultMs);
 
 /// Tunes every kernel of `module` (lowered to linalg and prepared; left
 /// unchanged) and, with the fusion agent, tries merging fusion groups.
-/// Progress goes to `progress`.
+/// Progress goes to `progress`. SIGINT, SIGTERM or SIGHUP stop it with an
+/// error (searchInterruption() then names the signal): its child processes
+/// are killed, what it committed to the knowledge base stays, and its
+/// working files are removed.
 llvm::Expected<TuneResult> tuneModule(mlir::ModuleOp module,
                                       const TuneOptions &options,
                                       llvm::raw_ostream &progress);
+
+/// The signal that stopped the last search, 0 if none did.
+int searchInterruption();
 
 /// The whole --tune flow on an imported int21 `module`: lowers it to linalg,
 /// prepares it for scheduling, tunes it (tuneModule), then applies the chosen

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# kill-tune.sh INT21_KB KB LOG -- COMMAND...: runs COMMAND (a search tuning into KB)
-# in the background, waits until KB holds a record, kills the search with
-# SIGKILL and prints what int21-kb saw then: "killed with N records".
+# kill-tune.sh SIGNAL INT21_KB KB LOG WORKDIR -- COMMAND...: runs COMMAND (a
+# search tuning into KB, its temporary files under WORKDIR) in the
+# background, waits until KB holds a record, sends the search SIGNAL (KILL,
+# INT, TERM...) and prints what was left:
+# "SIGNAL after N records: exit E, C children left, D working directories left".
 set -u
-int21_kb="$1"
-kb="$2"
-log="$3"
-shift 4
+signal="$1"
+int21_kb="$2"
+kb="$3"
+log="$4"
+workdir="$5"
+shift 6
 "$@" >"$log" 2>&1 &
 pid=$!
 records=0
@@ -21,6 +25,10 @@ for _ in $(seq 600); do
   fi
   sleep 0.1
 done
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null
-echo "killed with ${records:-0} records"
+kill "-$signal" "$pid"
+wait "$pid"
+status=$?
+# The children's command lines name the search's working directory.
+children=$(pgrep -f -- "$workdir/int21-tune-" | wc -l)
+directories=$(find "$workdir" -maxdepth 1 -name 'int21-tune-*' | wc -l)
+echo "$signal after ${records:-0} records: exit $status, $children children left, $directories working directories left"
