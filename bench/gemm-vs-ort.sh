@@ -9,6 +9,7 @@
 #   KNOBS: --schedule-knobs strings, one engine each, e.g.
 #          cpu.matmul.pack_b=1,cpu.matmul.reg_m=12,cpu.matmul.reg_n=32
 # Env: SIZE (1024), RUNS per round (30), ROUNDS (5), INT21_BUILD_DIR (build),
+#      INT21_BIN (the tools to time, default build/bin; skips the build),
 #      TUNE_FLAGS (--tune --budget 40 --tune-threads 1),
 #      BASELINE_BIN: the tools of an earlier commit (e.g. the one that closed
 #      the CPU issue, built in a worktree); its default engine is compiled and
@@ -72,12 +73,12 @@ for model in weight input; do
   for i in "${!labels[@]}"; do
     args=()
     [ -n "${knobs[$i]}" ] && args=(--schedule-knobs "${knobs[$i]}")
-    "$build/bin/int21-compile" "$work/$model.onnx" --no-kb --target=cpu "${args[@]}" \
+    "$bin/int21-compile" "$work/$model.onnx" --no-kb --target=cpu "${args[@]}" \
       -o "$work/$model.${labels[$i]}.int21"
   done
   if [ "$tune" = 1 ]; then
     # shellcheck disable=SC2086 # TUNE_FLAGS is a list of flags.
-    "$build/bin/int21-compile" "$work/$model.onnx" --no-kb --target=cpu ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1} \
+    "$bin/int21-compile" "$work/$model.onnx" --no-kb --target=cpu ${TUNE_FLAGS:---tune --budget 40 --tune-threads 1} \
       -o "$work/$model.tuned.int21" 2>/dev/null | sed "s/^/# tuned, B $model: /" >>"$work/tune.txt"
   fi
 done
@@ -88,7 +89,7 @@ for _ in $(seq "$rounds"); do
     [ "$tune" = 1 ] && engines+=(tuned)
     [ -n "$baseline" ] && engines+=(baseline)
     for e in "${engines[@]}"; do
-      run="$build/bin/int21-run"
+      run="$bin/int21-run"
       [ "$e" = baseline ] && run="$baseline/int21-run"
       "$run" "$work/$model.$e.int21" --bench "$runs" --threads 1 |
         sed -n 's/.*median=\([0-9.]*\) min=\([0-9.]*\).*/\1 \2/p' >>"$work/$model.$e.times"

@@ -31,6 +31,7 @@ TuneReport makeTuneReport(const int21::search::TuneResult &result) {
   report.reused = result.reused;
   report.speedup = result.speedup;
   report.seconds = result.seconds;
+  report.threads = result.threads;
   for (const int21::search::KernelSummary &kernel : result.kernels)
     report.kernels.push_back({kernel.name, kernel.signature, kernel.winnerAgent,
                               kernel.error, kernel.instances, kernel.trials,
@@ -50,6 +51,8 @@ struct CompileRequest {
   /// The knowledge base: none, the default one, or the file `kbPath`.
   bool useKB = true;
   std::string kbPath;
+  /// The engine's run threads (0: Engine::defaultThreads()).
+  unsigned threads = 0;
 };
 
 struct CompileResult {
@@ -121,7 +124,8 @@ CompileResult compileModel(const CompileRequest &request) {
   std::string kbTarget = *int21::resolveCPUTarget(request.target, kbError);
   if (kb && !request.tune) {
     llvm::Expected<int21::search::KnowledgeApplied> applied =
-        int21::search::applyKnowledge(**module, *kb, kbTarget);
+        int21::search::applyKnowledge(**module, *kb, kbTarget,
+                                      request.threads);
     if (!applied) {
       fail(modelName + ": " + llvm::toString(applied.takeError()));
       return result;
@@ -134,6 +138,7 @@ CompileResult compileModel(const CompileRequest &request) {
     tuneOptions.budget = request.budget;
     tuneOptions.target = request.target;
     tuneOptions.workerExecutable = request.workerExecutable;
+    tuneOptions.threads = request.threads;
     llvm::Expected<int21::search::TuneResult> tuned =
         int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());
     if (!tuned) {
@@ -154,7 +159,7 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
         const std::string &target, bool tune, unsigned budget,
         const std::map<std::string, std::vector<int64_t>> &inputShapes,
         const std::string &workerExecutable, bool useKB,
-        const std::string &kbPath) {
+        const std::string &kbPath, unsigned threads) {
   std::string error;
   if (int21::isGPUTarget(target)) {
     if (failed(int21::checkGPUTarget(target, error)))
@@ -176,6 +181,7 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
   request.workerExecutable = workerExecutable;
   request.useKB = useKB;
   request.kbPath = kbPath;
+  request.threads = threads;
 
   CompileResult result;
   std::unique_ptr<llvm::WritableMemoryBuffer> bytes;
@@ -237,6 +243,8 @@ void int21::python::bindCompiler(py::module_ &m) {
       .def_readonly("reused", &TuneReport::reused)
       .def_readonly("speedup", &TuneReport::speedup)
       .def_readonly("seconds", &TuneReport::seconds)
+      .def_readonly("threads", &TuneReport::threads,
+                    "The threads the kernels were timed on.")
       .def_readonly("kernels", &TuneReport::kernels)
       .def("__repr__", [](const TuneReport &r) {
         return "<TuneReport " + r.summary + ">";
@@ -245,7 +253,7 @@ void int21::python::bindCompiler(py::module_ &m) {
   m.def("_compile", &compile, py::arg("path"), py::arg("data"),
         py::arg("target"), py::arg("tune"), py::arg("budget"),
         py::arg("input_shapes"), py::arg("worker"), py::arg("use_kb"),
-        py::arg("kb_path"),
+        py::arg("kb_path"), py::arg("threads"),
         "The compiler behind int21.compile(), which checks the arguments.");
   m.def("host_target", &int21::runtime::Engine::hostTarget,
         "This machine's target name, as engines record it.");

@@ -88,6 +88,7 @@ struct TuneReport {
   std::string summary;
   unsigned trials = 0, reused = 0;
   double speedup = 1, seconds = 0;
+  unsigned threads = 1;
   std::vector<KernelReport> kernels;
 };
 

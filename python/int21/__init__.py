@@ -40,7 +40,8 @@ __all__ = [
 ]
 
 
-def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=None):
+def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=None,
+            threads=None):
     """Compiles an ONNX model into an Engine for `target`.
 
     model: a path (str or os.PathLike; `.onnxtext` files are read in the ONNX
@@ -61,6 +62,10 @@ def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=
         machine are applied.
     input_shapes: {input name: shape} replacing the model's dynamic (or
         declared) input shapes, as `int21-compile --input-shape`.
+    threads: the threads the engine will run on (CPU targets): tuning times
+        the kernels on them, and the knowledge base's records for them
+        apply, as `int21-compile --tune-threads`. Default: the physical
+        cores, what an Engine runs on unless told otherwise.
 
     Raises CompileError (a RuntimeError) with the compiler's diagnostics when
     the model cannot be compiled, ValueError or TypeError for bad arguments.
@@ -74,9 +79,13 @@ def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=
             raise ValueError(f"budget must be a positive number of trials, got {budget!r}")
     if not isinstance(target, str):
         raise TypeError(f"target must be a string, got {type(target).__name__}")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise ValueError(f"threads must be a positive number, got {threads!r}")
     worker = _int21_compile_executable() if tune else ""
     return _int21._compile(path, data, target, bool(tune), budget or 0,
-                           _input_shapes(input_shapes), worker, use_kb, kb_path)
+                           _input_shapes(input_shapes), worker, use_kb, kb_path,
+                           threads or 0)
 
 
 def _kb_source(kb):

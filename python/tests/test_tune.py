@@ -23,6 +23,7 @@ def test_tuning_builds_an_engine_and_reports(capfd):
     assert report.summary.startswith("tuned 1 kernels in ")
     assert "x faster than the default schedules" in report.summary
     assert report.trials >= 1 and report.speedup > 0
+    assert report.threads >= 1
     (kernel,) = report.kernels
     assert kernel.name.startswith("matmul 16x64x48") and kernel.trials >= 1
     assert kernel.best_ms > 0 and kernel.default_ms > 0
@@ -35,6 +36,20 @@ def test_tuning_builds_an_engine_and_reports(capfd):
     want = np.maximum(feeds["x"] @ feeds["w"] + feeds["b"], 0)
     np.testing.assert_allclose(engine.run(feeds)["y"], want, rtol=1e-4, atol=1e-4)
     assert int21.compile(LINEAR_RELU).tuning is None
+
+
+def test_tuning_for_one_thread(tmp_path):
+    kb = tmp_path / "kb.sqlite"
+    engine = int21.compile(LINEAR_RELU, tune=True, budget=1, kb=kb, threads=1)
+    assert engine.tuning.threads == 1
+    (record,) = int21.KnowledgeBase(str(kb)).records()
+    assert record.threads == 1
+    # Compiled for three threads, the one-thread record is not reused.
+    again = int21.compile(LINEAR_RELU, tune=True, budget=1, kb=kb, threads=3)
+    assert again.tuning.threads == 3 and again.tuning.reused == 0
+    assert sorted(r.threads for r in int21.KnowledgeBase(str(kb)).records()) == [1, 3]
+    with pytest.raises(ValueError, match="threads must be a positive number"):
+        int21.compile(LINEAR_RELU, threads=0)
 
 
 def test_tuning_needs_int21_compile(monkeypatch):
