@@ -94,6 +94,9 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToOpenMPPass());
 
+  // exp, erf and tanh as vectorizable polynomials rather than one libm call
+  // per element.
+  pm.addNestedPass<func::FuncOp>(createInt21ApproximateMath());
   // LLVM: math first (libm calls unroll vector math into vector ops), scf
   // after memref (the alloca scopes scf-to-openmp makes must stay single
   // block until then), functions with bare pointers before OpenMP (whose
