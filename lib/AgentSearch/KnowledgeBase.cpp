@@ -318,6 +318,10 @@ KnowledgeBase::openForCompile(llvm::StringRef path, bool tuning) {
   return open(file, /*readOnly=*/!tuning);
 }
 
+std::string threadsText(unsigned threads) {
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
 std::string KnowledgeBase::thisMachine() {
   char host[256] = {};
   if (gethostname(host, sizeof(host) - 1) != 0)

@@ -452,8 +452,7 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
        << llvm::format("%.4g", record->defaultMs) << " ms (spread "
        << llvm::format("%.1f", 100 * record->time.spread) << "%, "
        << record->time.reps << " runs), found by " << record->agent
-       << " on " << record->machine << ", "
-       << record->threads << (record->threads == 1 ? " thread" : " threads")
+       << " on " << record->machine << ", " << threadsText(record->threads)
        << "\n"
        << "  // " << describe(record->schedule) << "\n";
     os << matcherText(*record, "match_" + name);

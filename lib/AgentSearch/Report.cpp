@@ -191,8 +191,7 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
       << llvm::format("%.2f", result.speedup)
       << "x faster than the default schedules (kernel times weighted by "
          "their instances in the model), kernels timed on "
-      << result.threads << (result.threads == 1 ? " thread" : " threads")
-      << ".\n\n"
+      << threadsText(result.threads) << ".\n\n"
       << "Search ms is the fastest time the search measured; best ms the "
          "winner's time measured again after the search, beside the default "
          "(\"confirmed\"), or the search's where it was not timed again. A "

@@ -143,20 +143,26 @@ std::string firstErrorLine(llvm::StringRef path) {
   return lines.empty() ? "" : lines.back().trim().str();
 }
 
+/// The threads the engine runs on: `threads`, or an engine's default (0).
+unsigned runThreads(unsigned threads) {
+  return threads ? threads : ::int21::runtime::Engine::defaultThreads();
+}
+
+/// "signal 9 (Killed)".
+std::string signalName(int signal) {
+  const char *name = strsignal(signal);
+  return "signal " + std::to_string(signal) +
+         (name ? std::string(" (") + name + ")" : std::string());
+}
+
+std::string signalText(int signal) { return "killed by " + signalName(signal); }
+
 /// The error a search stops with once a signal interrupted it: what a
 /// child was doing then says nothing about its candidate.
 llvm::Error stopIfInterrupted() {
   if (int signal = interruption())
-    return llvm::createStringError(llvm::Twine("interrupted by signal ") +
-                                   llvm::Twine(signal) + " (" +
-                                   strsignal(signal) + ")");
+    return llvm::createStringError("interrupted by " + signalName(signal));
   return llvm::Error::success();
-}
-
-std::string signalText(int signal) {
-  const char *name = strsignal(signal);
-  return "killed by signal " + std::to_string(signal) +
-         (name ? std::string(" (") + name + ")" : std::string());
 }
 
 /// A candidate on its way through compile and measurement.
@@ -1124,8 +1130,7 @@ llvm::Expected<TuneResult> Coordinator::run() {
            << (budget ? std::to_string(budget) + " trials" : "no trial limit");
   if (options.seconds > 0)
     progress << ", at most " << llvm::format("%.0f", options.seconds) << " s";
-  progress << ", timed on " << options.threads
-           << (options.threads == 1 ? " thread" : " threads") << "\n";
+  progress << ", timed on " << threadsText(options.threads) << "\n";
 
   // The reference lowering and the default schedule of every kernel; the
   // merged kernels wait for the fusion agent to propose them.
@@ -1211,8 +1216,7 @@ llvm::Expected<TuneResult> (::int21::search::tuneModule)(ModuleOp module,
                                                      const TuneOptions &options,
                                                      llvm::raw_ostream &progress) {
   TuneOptions resolved = options;
-  if (!resolved.threads)
-    resolved.threads = ::int21::runtime::Engine::defaultThreads();
+  resolved.threads = runThreads(options.threads);
   Coordinator coordinator(module, resolved, progress);
   return coordinator.run();
 }
@@ -1254,8 +1258,7 @@ llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
   if (llvm::Error error = lowerForScheduling(module))
     return std::move(error);
   std::string machine = KnowledgeBase::thisMachine();
-  if (!threads)
-    threads = ::int21::runtime::Engine::defaultThreads();
+  threads = runThreads(threads);
   std::map<std::string, Schedule> schedules;
   // The record made here by this compiler, for `signature`.
   auto trusted = [&](llvm::StringRef signature)

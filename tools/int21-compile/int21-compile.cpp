@@ -653,8 +653,7 @@ int main(int argc, char **argv) {
                      << applied->kernels
                      << " kernels scheduled from the knowledge base '"
                      << kb->path() << "' (records timed on "
-                     << applied->threads
-                     << (applied->threads == 1 ? " thread" : " threads")
+                     << ::int21::search::threadsText(applied->threads)
                      << ")\n";
     }
     if (tuneFlag) {

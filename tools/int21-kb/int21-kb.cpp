@@ -157,12 +157,6 @@ std::unique_ptr<mlir::MLIRContext> makeContext() {
   return context;
 }
 
-/// "1 thread", "2 threads": what a record was timed on.
-std::string threadsText(const KnowledgeRecord &record) {
-  return std::to_string(record.threads) +
-         (record.threads == 1 ? " thread" : " threads");
-}
-
 int listRecords(KnowledgeBase &kb) {
   std::vector<KnowledgeRecord> records;
   if (!recordsOfTarget(kb, records))
@@ -177,7 +171,7 @@ int listRecords(KnowledgeBase &kb) {
                                  record.time.medianMs, record.speedup(),
                                  record.agent.c_str())
                  << describe(record.schedule) << "  " << record.target << "  "
-                 << record.machine << ", " << threadsText(record) << "\n";
+                 << record.machine << ", " << threadsText(record.threads) << "\n";
   llvm::outs() << records.size()
                << (records.size() == 1 ? " record" : " records") << " in "
                << kb.path() << "\n";
@@ -190,7 +184,7 @@ void printRecord(const KnowledgeRecord &record, llvm::raw_ostream &os) {
      << "  target:      " << record.target << "\n"
      << "  compiler:    " << record.compilerVersion << "\n"
      << "  machine:     " << record.machine << "\n"
-     << "  timed on:    " << threadsText(record) << "\n"
+     << "  timed on:    " << threadsText(record.threads) << "\n"
      << "  schedule:    " << describe(record.schedule) << "\n"
      << "  time:        " << llvm::format("%.6g", record.time.medianMs)
      << " ms median (min " << llvm::format("%.6g", record.time.minMs)

@@ -37,6 +37,10 @@ struct sqlite3;
 
 namespace int21::search {
 
+/// "1 thread", "2 threads": what kernels were timed on (KnowledgeRecord,
+/// TuneOptions::threads), for messages and reports.
+std::string threadsText(unsigned threads);
+
 /// The best schedule known for one piece of work on one target.
 struct KnowledgeRecord {
   /// Row id, set by the knowledge base.
