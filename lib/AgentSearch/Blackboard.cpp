@@ -5,7 +5,7 @@
 #include "llvm/Support/xxhash.h"
 
 using namespace int21::search;
-namespace cpu = mlir::int21::cpu;
+namespace schedule = mlir::int21::schedule;
 
 uint64_t int21::search::scheduleHash(llvm::StringRef signature,
                                      const Schedule &schedule) {
@@ -25,7 +25,7 @@ std::string int21::search::describe(const Schedule &schedule) {
   return text + "}";
 }
 
-Schedule int21::search::defaultSchedule(const cpu::ScheduleChoice &choice) {
+Schedule int21::search::defaultSchedule(const schedule::ScheduleChoice &choice) {
   Schedule schedule;
   schedule.sequence = choice.sequence;
   for (const auto &knob : choice.defaults)
@@ -36,22 +36,28 @@ Schedule int21::search::defaultSchedule(const cpu::ScheduleChoice &choice) {
 bool int21::search::isValidSchedule(const Kernel &kernel,
                                     const Schedule &schedule,
                                     std::string &why) {
-  const cpu::ScheduleChoice *choice = kernel.findChoice(schedule.sequence);
-  if (!choice) {
-    why = "'" + schedule.sequence + "' is not a template of this kernel";
-    return false;
-  }
-  cpu::Knobs knobs;
+  schedule::Knobs knobs;
   for (const auto &[name, value] : schedule.knobs)
     knobs[name] = value;
-  return cpu::isPlausible(*choice, knobs, why);
+  // The template registry first (the template and its knobs exist), then
+  // the kernel's own space (the template fits it, every value in its domain
+  // for this work, the template's rules): the checks every schedule passes.
+  if (failed(schedule::TemplateRegistry::get().check(schedule.sequence, knobs,
+                                                      why)))
+    return false;
+  const schedule::ScheduleChoice *choice = kernel.findChoice(schedule.sequence);
+  if (!choice) {
+    why = "template @" + schedule.sequence + " does not fit this kernel";
+    return false;
+  }
+  return schedule::isPlausible(*choice, knobs, why);
 }
 
-Schedule int21::search::randomSchedule(const cpu::ScheduleChoice &choice,
+Schedule int21::search::randomSchedule(const schedule::ScheduleChoice &choice,
                                        std::mt19937_64 &rng) {
   Schedule schedule;
   schedule.sequence = choice.sequence;
-  for (const cpu::KnobDomain &domain : choice.domains) {
+  for (const schedule::KnobDomain &domain : choice.domains) {
     std::uniform_int_distribution<size_t> pick(0, domain.options.size() - 1);
     schedule.knobs[domain.name] = domain.options[pick(rng)];
   }

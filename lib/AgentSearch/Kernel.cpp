@@ -98,8 +98,8 @@ std::string kernelSignature(FusionGroupOp group) {
   return digest(printModule(*module));
 }
 
-const cpu::ScheduleChoice *Kernel::findChoice(StringRef sequence) const {
-  for (const cpu::ScheduleChoice &choice : choices)
+const schedule::ScheduleChoice *Kernel::findChoice(StringRef sequence) const {
+  for (const schedule::ScheduleChoice &choice : choices)
     if (choice.sequence == sequence)
       return &choice;
   return nullptr;
@@ -157,7 +157,7 @@ static double bytesOf(Type type) {
 }
 
 std::optional<Kernel> describeKernel(FusionGroupOp group) {
-  SmallVector<cpu::ScheduleChoice> choices = cpu::getScheduleChoices(group);
+  SmallVector<schedule::ScheduleChoice> choices = schedule::getScheduleChoices(group);
   if (choices.empty())
     return std::nullopt;
   OwningOpRef<ModuleOp> kernelModule = buildKernelModule(group);
@@ -165,7 +165,7 @@ std::optional<Kernel> describeKernel(FusionGroupOp group) {
   kernel.ir = printModule(*kernelModule);
   kernel.signature = digest(kernel.ir);
   kernel.name = describeGroup(group);
-  auto anchor = dyn_cast_or_null<linalg::LinalgOp>(cpu::groupAnchor(group));
+  auto anchor = dyn_cast_or_null<linalg::LinalgOp>(schedule::groupAnchor(group));
   kernel.opKind = anchor ? anchor->getName().stripDialect().str() : "group";
   if (anchor)
     for (int64_t size : anchor.getStaticLoopRanges())
@@ -231,7 +231,7 @@ Attribute toScheduleAttr(MLIRContext *ctx, const Schedule &schedule) {
   SmallVector<NamedAttribute> knobs;
   for (const auto &[name, value] : schedule.knobs)
     knobs.push_back(b.getNamedAttr(name, b.getI64IntegerAttr(value)));
-  return ScheduleAttr::get(ctx, b.getStringAttr(schedule.sequence),
+  return ScheduleAttr::get(ctx, FlatSymbolRefAttr::get(ctx, schedule.sequence),
                            b.getDictionaryAttr(knobs));
 }
 

@@ -2,6 +2,8 @@
 
 #include "int21/AgentSearch/KnowledgeBase.h"
 
+#include "int21/Transforms/Schedule.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -482,6 +484,20 @@ KnowledgeBase::find(llvm::StringRef signature, llvm::StringRef target) const {
     found.push_back(readRecord(query));
   if (status != SQLITE_DONE)
     return sqlError(db, filePath, "lookup");
+  // A record is a schedule proposed for its kernel like any other: one the
+  // templates do not take (edited, or from a compiler whose templates
+  // differed) is an error that names it, not a silent default.
+  for (const KnowledgeRecord &record : found) {
+    mlir::int21::schedule::Knobs knobs;
+    for (const auto &[name, value] : record.schedule.knobs)
+      knobs[name] = value;
+    std::string error;
+    if (mlir::failed(mlir::int21::schedule::TemplateRegistry::get().check(
+            record.schedule.sequence, knobs, error)))
+      return llvm::createStringError("knowledge base '" + filePath +
+                                     "': record " + std::to_string(record.id) +
+                                     ": " + error);
+  }
   return found;
 }
 

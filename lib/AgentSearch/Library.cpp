@@ -4,7 +4,7 @@
 
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -195,6 +195,14 @@ std::optional<KnowledgeRecord> recordFromAttr(DictionaryAttr dict,
     }
     record.schedule.knobs[knob.getName().str()] = value.getInt();
   }
+  // The template and its knobs as the templates declare them (the domains
+  // are checked on the groups the schedule is applied to).
+  std::string error;
+  if (failed(mlir::int21::schedule::TemplateRegistry::get().check(
+          record.schedule.sequence, knobs, error))) {
+    why = "a schedule the templates do not take: " + error;
+    return std::nullopt;
+  }
   record.time.reps = unsigned(reps.getInt());
   return record;
 }
@@ -347,11 +355,11 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
   for (const KnowledgeRecord *record : chosen) {
     std::string name = baseName(*record);
     names.push_back(name);
-    mlir::int21::cpu::Knobs knobs;
+    mlir::int21::schedule::Knobs knobs;
     for (const auto &[knob, value] : record->schedule.knobs)
       knobs[knob] = value;
     DiagnosticCollector diagnostics(context);
-    if (failed(mlir::int21::cpu::addResolvedSchedule(
+    if (failed(mlir::int21::schedule::addResolvedSchedule(
             *actions, record->schedule.sequence, knobs, "schedule_" + name)))
       return llvm::createStringError(
           "record of " + record->opKind + " (kernel " + record->signature +
@@ -384,10 +392,10 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
         "class_" + first.opKind + "_" + types + "_" +
         llvm::utohexstr(llvm::xxh3_64bits(key), /*LowerCase=*/true)
             .substr(0, 8);
-    mlir::int21::cpu::Knobs knobs;
+    mlir::int21::schedule::Knobs knobs;
     for (const auto &[knob, value] : first.schedule.knobs)
       knobs[knob] = value;
-    if (failed(mlir::int21::cpu::addResolvedSchedule(
+    if (failed(mlir::int21::schedule::addResolvedSchedule(
             *actions, first.schedule.sequence, knobs, "schedule_" + name)))
       return llvm::createStringError("the schedule " +
                                      describe(first.schedule) +
@@ -566,11 +574,22 @@ llvm::Expected<unsigned> applyLibrary(ModuleOp module, llvm::StringRef text,
     std::string why;
     std::optional<KnowledgeRecord> record =
         dict ? recordFromAttr(dict, why) : std::nullopt;
+    if (dict && !record)
+      return llvm::createStringError("schedule library '" + name + "': @" +
+                                     action.getLeafReference().getValue() +
+                                     ": its record has " + why);
     // A shape class names its schedule only.
     if (auto shape = act ? act->getAttrOfType<DictionaryAttr>(kClassAttr)
                          : DictionaryAttr()) {
       auto sequence = shape.getAs<StringAttr>("template");
       auto knobs = shape.getAs<DictionaryAttr>("knobs");
+      std::string error;
+      if (sequence && knobs &&
+          failed(mlir::int21::schedule::TemplateRegistry::get().check(
+              sequence.getValue(), knobs, error)))
+        return llvm::createStringError("schedule library '" + name + "': @" +
+                                       action.getLeafReference().getValue() +
+                                       ": " + error);
       if (sequence && knobs) {
         record = KnowledgeRecord();
         record->schedule.sequence = sequence.str();

@@ -10,7 +10,7 @@
 
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Runtime/Engine.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1233,7 +1233,7 @@ llvm::Error(::int21::search::lowerForScheduling)(ModuleOp module) {
   module.walk([](func::FuncOp func) {
     mlir::int21::foldConstantDataMovement(func);
   });
-  if (failed(mlir::int21::cpu::prepareForScheduling(module)))
+  if (failed(mlir::int21::schedule::prepareForScheduling(module)))
     return llvm::createStringError("cannot lower the model for tuning");
   return llvm::Error::success();
 }

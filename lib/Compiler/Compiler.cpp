@@ -2,7 +2,7 @@
 
 #include "int21/Compiler/Compiler.h"
 #include "int21/Runtime/GpuPlan.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -61,7 +61,9 @@ auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
   registry.insert<mlir::int21::Int21Dialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  mlir::int21::cpu::registerTransformExtension(registry);
+  // The schedule templates, their transform ops and their contract (which
+  // checks every #int21.schedule).
+  mlir::int21::schedule::registerScheduleDialects(registry);
   registerAllToLLVMIRTranslations(registry);
 }
 

@@ -31,7 +31,7 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x
 // DEFAULT: vector.fma {{.*}} : vector<8xf32>
 // DEFAULT-NOT: vector<32xf32>
 func.func @named(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {par_m = 64 : i64, par_n = 64 : i64, cache_k = 128 : i64, reg_m = 4 : i64, reg_n = 8 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {par_m = 64 : i64, par_n = 64 : i64, cache_k = 128 : i64, reg_m = 4 : i64, reg_n = 8 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<64x256xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>

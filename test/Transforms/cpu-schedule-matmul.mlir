@@ -19,7 +19,7 @@
 // CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
 // CHECK: scf.forall.in_parallel
 func.func @pack_b(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {pack_b = 1 : i64, cache_n = 32 : i64, cache_k = 64 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {pack_b = 1 : i64, cache_n = 32 : i64, cache_k = 64 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<64x256xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
@@ -58,7 +58,7 @@ func.func @pack_b_default(%a: tensor<512x16xf32>, %b: tensor<16x1024xf32>) -> te
 // CHECK-NOT: bufferization.alloc_tensor
 // CHECK: return
 func.func @no_pack(%a: tensor<512x16xf32>, %b: tensor<16x1024xf32>) -> tensor<512x1024xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {pack_b = 0 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {pack_b = 0 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<512x1024xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
@@ -80,7 +80,7 @@ func.func @no_pack(%a: tensor<512x16xf32>, %b: tensor<16x1024xf32>) -> tensor<51
 // CHECK-COUNT-16: vector.fma {{.*}} : vector<32xf32>
 // CHECK: scf.yield {{.*}} : vector<8x32xf32>
 func.func @reg_k(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {reg_k = 2 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {reg_k = 2 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<64x256xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
@@ -99,7 +99,7 @@ func.func @reg_k(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x2
 // CHECK: bufferization.materialize_in_destination
 // CHECK: vector.fma {{.*}} : vector<32xf32>
 func.func @batch_pack_b(%a: tensor<4x64x32xf32>, %b: tensor<4x32x128xf32>) -> tensor<4x64x128xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.batch_matmul", knobs = {pack_b = 1 : i64, cache_n = 32 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.batch_matmul, {pack_b = 1 : i64, cache_n = 32 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<4x64x128xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64x128xf32>) -> tensor<4x64x128xf32>

@@ -68,10 +68,10 @@ func.func @matmul(%a: tensor<37x29xf32>, %b: tensor<29x53xf32>) -> tensor<37x53x
   return %0 : tensor<37x53xf32>
 }
 
-// Panels of B (pack_b) that neither the thread tile nor K divides, and a
+// Panels of B (pack_b) that the thread tile does not divide, and a
 // K loop unrolled by 2 over an odd K.
 func.func @matmul_packed(%a: tensor<37x29xf32>, %b: tensor<29x53xf32>) -> tensor<37x53xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {pack_b = 1 : i64, cache_n = 32 : i64, reg_n = 16 : i64, cache_k = 16 : i64, reg_k = 2 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {pack_b = 1 : i64, cache_n = 32 : i64, reg_n = 16 : i64, cache_k = 29 : i64, reg_k = 2 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<37x53xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<37x53xf32>) -> tensor<37x53xf32>

@@ -8,7 +8,7 @@
 // CHECK: vector.fma
 func.func @mismatch(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
   // expected-error @+1 {{names no template that fits this group}}
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.conv2d_nchw", knobs = {}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.conv2d_nchw, {}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<64x256xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>

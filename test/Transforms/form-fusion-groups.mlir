@@ -268,7 +268,7 @@ func.func @reduction_not_fused(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // Ops already in a group are left alone; other dialects' ops are not grouped.
 // CHECK-LABEL: func.func @existing_group_and_other_dialects
-// CHECK-NEXT: [[OLD:%.+]] = int21.fusion_group schedule(<name = "cpu.x", knobs = {}>) {
+// CHECK-NEXT: [[OLD:%.+]] = int21.fusion_group schedule(<@cpu.elementwise_1d, {}>) {
 // CHECK-NEXT:   int21.exp
 // CHECK-NEXT:   int21.yield
 // CHECK-NEXT: }
@@ -279,7 +279,7 @@ func.func @reduction_not_fused(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: }
 // CHECK-NEXT: return [[NEW]]
 func.func @existing_group_and_other_dialects(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.x", knobs = {}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.elementwise_1d, {}>) {
     %1 = int21.exp %x : tensor<4xf32>
     int21.yield %1 : tensor<4xf32>
   } : tensor<4xf32>

@@ -11,7 +11,7 @@
 // CHECK-NEXT: [[E:%.+]] = int21.exp [[R]]
 // CHECK-NEXT: return [[E]]
 func.func @inline_one_group(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
-  %0 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {tile_m = 4 : i64}>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {par_m = 4 : i64}>) {
     %1 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
     %2 = int21.relu %1 : tensor<4x2xf32>
     int21.yield %2 : tensor<4x2xf32>

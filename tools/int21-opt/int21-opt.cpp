@@ -1,7 +1,7 @@
 //===- int21-opt.cpp - mlir-opt with the int21 dialect and passes ---------===//
 
 #include "int21/Dialect/Int21/Int21Dialect.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -22,7 +22,9 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary (int21-gpu-codegen) translates kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::int21::Int21Dialect>();
-  mlir::int21::cpu::registerTransformExtension(registry);
+  // The schedule templates, their transform ops and their contract (which
+  // checks every #int21.schedule).
+  mlir::int21::schedule::registerScheduleDialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "int21 optimizer driver\n", registry));

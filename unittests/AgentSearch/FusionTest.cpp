@@ -8,7 +8,7 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Runtime/Engine.h"
 #include "int21/Runtime/Tensors.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,7 +34,7 @@ func.func @main(%a: tensor<16x32xf32>, %b: tensor<32x24xf32>, %c: tensor<16x24xf
     %x = linalg.exp ins(%a : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
     int21.yield %x : tensor<16x32xf32>
   } : tensor<16x32xf32>
-  %1 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {reg_n = 8 : i64}>) {
+  %1 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {reg_n = 8 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<16x24xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x24xf32>) -> tensor<16x24xf32>
@@ -214,7 +214,7 @@ Trial measured(unsigned kernel, const Kernel &work, Schedule schedule,
 }
 
 TEST_F(FusionTest, FusionAgentProposesMergesOnce) {
-  ASSERT_TRUE(mlir::succeeded(mlir::int21::cpu::prepareForScheduling(*module)));
+  ASSERT_TRUE(mlir::succeeded(mlir::int21::schedule::prepareForScheduling(*module)));
   std::vector<Kernel> kernels = extractKernels(*module);
   ASSERT_EQ(kernels.size(), 4u);
   // The merge of exp (kernel 0) into the matmul (kernel 1), after them.

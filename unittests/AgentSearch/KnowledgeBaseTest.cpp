@@ -60,7 +60,7 @@ Kernel kernelOf(const std::string &text) {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, &context);
   EXPECT_TRUE(module);
-  EXPECT_TRUE(mlir::succeeded(mlir::int21::cpu::prepareForScheduling(*module)));
+  EXPECT_TRUE(mlir::succeeded(mlir::int21::schedule::prepareForScheduling(*module)));
   std::vector<Kernel> kernels = extractKernels(*module);
   EXPECT_EQ(kernels.size(), 1u);
   return kernels.front();

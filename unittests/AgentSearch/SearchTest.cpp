@@ -19,7 +19,7 @@
 #include <cmath>
 
 using namespace int21::search;
-namespace cpu = mlir::int21::cpu;
+namespace schedule = mlir::int21::schedule;
 
 namespace {
 
@@ -34,7 +34,7 @@ func.func @main(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tensor<64x2
     %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
     int21.yield %m : tensor<64x256xf32>
   } : tensor<64x256xf32>
-  %1 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {reg_n = 16 : i64}>) {
+  %1 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {reg_n = 16 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<64x256xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
@@ -59,7 +59,7 @@ protected:
     context->loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
     module = mlir::parseSourceString<mlir::ModuleOp>(kModule, context.get());
     ASSERT_TRUE(module);
-    ASSERT_TRUE(mlir::succeeded(cpu::prepareForScheduling(*module)));
+    ASSERT_TRUE(mlir::succeeded(schedule::prepareForScheduling(*module)));
     kernels = extractKernels(*module);
   }
 
@@ -82,11 +82,11 @@ TEST_F(SearchTest, EqualGroupsAreOneKernel) {
 }
 
 TEST_F(SearchTest, DomainsComeFromTheWork) {
-  const cpu::ScheduleChoice *choice = matmul().findChoice("cpu.matmul");
+  const schedule::ScheduleChoice *choice = matmul().findChoice("cpu.matmul");
   ASSERT_NE(choice, nullptr);
   EXPECT_EQ(matmul().choices.front().sequence, "cpu.matmul");
   EXPECT_EQ(choice->dims, (llvm::SmallVector<int64_t>{64, 256, 128}));
-  for (const cpu::KnobDomain &domain : choice->domains) {
+  for (const schedule::KnobDomain &domain : choice->domains) {
     ASSERT_FALSE(domain.options.empty()) << domain.name;
     EXPECT_TRUE(std::is_sorted(domain.options.begin(), domain.options.end()));
     // Every default lies in its domain.
@@ -104,7 +104,7 @@ TEST_F(SearchTest, DomainsComeFromTheWork) {
 }
 
 TEST_F(SearchTest, ImplausibleSchedulesAreRejected) {
-  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  const schedule::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
   Schedule schedule = defaultSchedule(choice);
   std::string why;
   EXPECT_TRUE(isValidSchedule(matmul(), schedule, why)) << why;
@@ -118,7 +118,11 @@ TEST_F(SearchTest, ImplausibleSchedulesAreRejected) {
   Schedule outside = schedule;
   outside.knobs["cache_k"] = 100;
   EXPECT_FALSE(isValidSchedule(matmul(), outside, why));
-  EXPECT_EQ(why, "'cache_k' = 100 is not in its domain");
+  EXPECT_EQ(why.rfind("knob 'cache_k' of template @cpu.matmul = 100 is outside "
+                     "its domain for this work [",
+                     0),
+            0u)
+      << why;
 
   Schedule unknown = schedule;
   unknown.knobs["unroll_everything"] = 1;
@@ -219,7 +223,7 @@ TEST_F(SearchTest, AgentsProposeValidNewCandidates) {
 /// timed by `synthetic`, until the board holds `total` trials; returns the
 /// mean register-tile width of those schedules.
 double recordRandomTrials(Blackboard &board, const Kernel &kernel,
-                          const cpu::ScheduleChoice &choice,
+                          const schedule::ScheduleChoice &choice,
                           double (*synthetic)(const Schedule &), size_t total) {
   std::mt19937_64 rng(3);
   double sum = 0;
@@ -248,7 +252,7 @@ double meanRegN(const std::vector<Candidate> &proposed) {
 // register tile widens, it proposes wide register tiles.
 TEST_F(SearchTest, CostModelFollowsTheMeasurements) {
   Blackboard board(kernels);
-  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  const schedule::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
   Schedule base = defaultSchedule(choice);
   auto synthetic = [](const Schedule &s) {
     return 10.0 / s.knobs.at("reg_n");
@@ -272,7 +276,7 @@ Kernel renamed(Kernel kernel, llvm::StringRef signature) {
 // kernel of the same template before that one has measurements of its own.
 TEST_F(SearchTest, CostModelTransfersAcrossKernels) {
   Blackboard board({matmul(), renamed(matmul(), "other")});
-  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  const schedule::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
   Schedule base = defaultSchedule(choice);
   // Narrow register tiles win here: the default (a wide one) is far away.
   auto synthetic = [](const Schedule &s) {
@@ -292,7 +296,7 @@ TEST_F(SearchTest, CostModelTransfersAcrossKernels) {
 // The tiling agent brings the winner of the most similar kernel over before
 // breeding its own; a "winner" within timing noise of its default stays.
 TEST_F(SearchTest, TilingAgentBringsInWinnersOfSimilarKernels) {
-  const cpu::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
+  const schedule::ScheduleChoice &choice = *matmul().findChoice("cpu.matmul");
   Schedule base = defaultSchedule(choice);
   // A winner three knobs away: no mutation of the default reaches it.
   Schedule winner = base;
@@ -333,7 +337,7 @@ TEST_F(SearchTest, TilingAgentBringsInWinnersOfSimilarKernels) {
 // badly on one kernel is not proposed for the next.
 TEST_F(SearchTest, PipelineAgentTriesTemplatesAndRemembersLosses) {
   ASSERT_GE(matmul().choices.size(), 2u);
-  const cpu::ScheduleChoice &fallback = matmul().choices[1];
+  const schedule::ScheduleChoice &fallback = matmul().choices[1];
   Blackboard board({matmul(), renamed(matmul(), "other")});
   Schedule base = defaultSchedule(matmul().choices.front());
   const Trial &first =

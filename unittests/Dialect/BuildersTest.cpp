@@ -176,10 +176,11 @@ TEST_F(Int21BuildersTest, ScheduleAttrRejectsBadKnobs) {
       {builder.getNamedAttr("tile", builder.getF32FloatAttr(1.5))});
   auto attr =
       ScheduleAttr::getChecked([&] { return emitError(loc); }, &context,
-                               builder.getStringAttr("cpu.matmul"), knobs);
+                               FlatSymbolRefAttr::get(&context, "cpu.matmul"), knobs);
   EXPECT_FALSE(attr);
   EXPECT_NE(message.find("knob 'tile'"), std::string::npos) << message;
-  auto good = ScheduleAttr::get(&context, builder.getStringAttr("cpu.matmul"),
+  auto good = ScheduleAttr::get(&context,
+                                FlatSymbolRefAttr::get(&context, "cpu.matmul"),
                                 builder.getDictionaryAttr({builder.getNamedAttr(
                                     "tile_m", builder.getI64IntegerAttr(64))}));
   EXPECT_EQ(good.getIntKnob("tile_m"), 64);

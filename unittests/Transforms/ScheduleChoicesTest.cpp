@@ -1,7 +1,7 @@
 //===- ScheduleChoicesTest.cpp - the CPU matmul template as a search space ===//
 
 #include "int21/Dialect/Int21/Int21Ops.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,14 +25,14 @@ protected:
     DialectRegistry registry;
     registry.insert<Int21Dialect, func::FuncDialect, arith::ArithDialect,
                     linalg::LinalgDialect, tensor::TensorDialect>();
-    cpu::registerScheduleDialects(registry);
+    schedule::registerScheduleDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
   }
 
   /// The choice of @cpu.matmul (or `sequence` of `target`) for an MxK * KxN
   /// matmul group.
-  cpu::ScheduleChoice matmulChoice(int64_t m, int64_t n, int64_t k,
+  schedule::ScheduleChoice matmulChoice(int64_t m, int64_t n, int64_t k,
                                    ScheduleTarget target = ScheduleTarget::CPU,
                                    llvm::StringRef sequence = "cpu.matmul") {
     std::string text = R"mlir(
@@ -55,16 +55,16 @@ protected:
     EXPECT_TRUE(module);
     FusionGroupOp group;
     module->walk([&](FusionGroupOp op) { group = op; });
-    for (cpu::ScheduleChoice &choice : cpu::getScheduleChoices(group, target))
+    for (schedule::ScheduleChoice &choice : schedule::getScheduleChoices(group, target))
       if (choice.sequence == sequence)
         return choice;
     ADD_FAILURE() << "no " << sequence.str() << " choice";
     return {};
   }
 
-  static const cpu::KnobDomain *find(const cpu::ScheduleChoice &choice,
+  static const schedule::KnobDomain *find(const schedule::ScheduleChoice &choice,
                                      llvm::StringRef name) {
-    for (const cpu::KnobDomain &domain : choice.domains)
+    for (const schedule::KnobDomain &domain : choice.domains)
       if (domain.name == name)
         return &domain;
     return nullptr;
@@ -77,65 +77,65 @@ protected:
 // pack_b is a knob and an alternative under one name: the search sees it
 // once, with the default that the shape gives (packed for 1024^3).
 TEST_F(MatmulChoicesTest, PackBIsOneDimensionWithAShapeDefault) {
-  cpu::ScheduleChoice choice = matmulChoice(1024, 1024, 1024);
+  schedule::ScheduleChoice choice = matmulChoice(1024, 1024, 1024);
   int count = 0;
-  for (const cpu::KnobDomain &domain : choice.domains)
+  for (const schedule::KnobDomain &domain : choice.domains)
     count += domain.name == "pack_b";
   EXPECT_EQ(count, 1);
-  const cpu::KnobDomain *packB = find(choice, "pack_b");
+  const schedule::KnobDomain *packB = find(choice, "pack_b");
   ASSERT_TRUE(packB);
   EXPECT_EQ(packB->options, (llvm::SmallVector<int64_t>{0, 1}));
   EXPECT_EQ(choice.defaults.lookup("pack_b"), 1);
   EXPECT_EQ(choice.defaults.lookup("cache_n"), 32);
   EXPECT_EQ(choice.defaults.lookup("reg_k"), 1);
-  const cpu::KnobDomain *regK = find(choice, "reg_k");
+  const schedule::KnobDomain *regK = find(choice, "reg_k");
   ASSERT_TRUE(regK);
   EXPECT_EQ(regK->options, (llvm::SmallVector<int64_t>{1, 2, 4}));
   std::string why;
-  EXPECT_TRUE(cpu::isPlausible(choice, choice.defaults, why)) << why;
+  EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why)) << why;
 
   // Small matmuls are not packed: the copy would cost more than it saves.
   EXPECT_EQ(matmulChoice(64, 256, 128).defaults.lookup("pack_b"), 0);
 }
 
 TEST_F(MatmulChoicesTest, PanelsLieBetweenRegisterAndThreadTiles) {
-  cpu::ScheduleChoice choice = matmulChoice(1024, 1024, 1024);
-  cpu::Knobs knobs = choice.defaults;
+  schedule::ScheduleChoice choice = matmulChoice(1024, 1024, 1024);
+  schedule::Knobs knobs = choice.defaults;
   std::string why;
   knobs["cache_n"] = 16; // Narrower than reg_n = 32.
-  EXPECT_FALSE(cpu::isPlausible(choice, knobs, why));
+  EXPECT_FALSE(schedule::isPlausible(choice, knobs, why));
   EXPECT_NE(why.find("cache_n"), std::string::npos);
   // Unpacked, the panel width does not matter.
   knobs["pack_b"] = 0;
-  EXPECT_TRUE(cpu::isPlausible(choice, knobs, why)) << why;
+  EXPECT_TRUE(schedule::isPlausible(choice, knobs, why)) << why;
 }
 
 // The GPU matmul template shares the machinery: its knobs (and the
 // promotion alternative, one dimension) have domains from the shape, and
 // the default fits the block limits.
 TEST_F(MatmulChoicesTest, GPUMatmulKnobsAndPromotion) {
-  cpu::ScheduleChoice choice =
+  schedule::ScheduleChoice choice =
       matmulChoice(512, 768, 1024, ScheduleTarget::GPU, "gpu.matmul");
   EXPECT_EQ(choice.defaults.lookup("blk_m"), 64);
   EXPECT_EQ(choice.defaults.lookup("blk_n"), 64);
   EXPECT_EQ(choice.defaults.lookup("blk_k"), 32);
   EXPECT_EQ(choice.defaults.lookup("promote"), 1);
-  const cpu::KnobDomain *promote = find(choice, "promote");
+  const schedule::KnobDomain *promote = find(choice, "promote");
   ASSERT_TRUE(promote);
   EXPECT_TRUE(promote->alternative || promote->options.size() == 2);
   std::string why;
-  EXPECT_TRUE(cpu::isPlausible(choice, choice.defaults, why)) << why;
-  cpu::Knobs knobs = choice.defaults;
+  EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why)) << why;
+  schedule::Knobs knobs = choice.defaults;
   knobs["thr_y"] = 32;
   knobs["thr_x"] = 64;
-  EXPECT_FALSE(cpu::isPlausible(choice, knobs, why));
+  EXPECT_FALSE(schedule::isPlausible(choice, knobs, why));
   // Shapes no power of two divides still get dividing block tiles.
-  cpu::ScheduleChoice odd =
+  schedule::ScheduleChoice odd =
       matmulChoice(49, 10, 1000, ScheduleTarget::GPU, "gpu.matmul");
   EXPECT_EQ(49 % odd.defaults.lookup("blk_m"), 0);
   EXPECT_EQ(10 % odd.defaults.lookup("blk_n"), 0);
   EXPECT_EQ(1000 % odd.defaults.lookup("blk_k"), 0);
-  EXPECT_TRUE(cpu::isPlausible(odd, odd.defaults, why)) << why;
+  EXPECT_TRUE(schedule::isPlausible(odd, odd.defaults, why)) << why;
 }
 
 } // namespace

@@ -12,7 +12,7 @@
 #ifndef INT21_AGENTSEARCH_KERNEL_H
 #define INT21_AGENTSEARCH_KERNEL_H
 
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -40,12 +40,12 @@ struct Kernel {
   /// first choice's dims, what makes work similar to other work.
   std::string opKind;
   std::string elementTypes;
-  /// The main op's loop sizes (cpu::groupAnchor).
+  /// The main op's loop sizes (schedule::groupAnchor).
   std::vector<int64_t> loops;
   /// Groups of the model with this signature.
   unsigned instances = 0;
   /// The templates that may schedule it, with knob domains and defaults.
-  std::vector<mlir::int21::cpu::ScheduleChoice> choices;
+  std::vector<mlir::int21::schedule::ScheduleChoice> choices;
   /// Work and traffic, for the roofline bound: arithmetic operations and
   /// the bytes of the kernel's inputs and outputs.
   double flops = 0;
@@ -56,7 +56,7 @@ struct Kernel {
   std::optional<std::pair<unsigned, unsigned>> mergeOf;
 
   /// The choice for template `sequence`, or null.
-  const mlir::int21::cpu::ScheduleChoice *
+  const mlir::int21::schedule::ScheduleChoice *
   findChoice(llvm::StringRef sequence) const;
 };
 
@@ -72,7 +72,7 @@ std::string kernelSignature(mlir::int21::FusionGroupOp group);
 std::optional<Kernel> describeKernel(mlir::int21::FusionGroupOp group);
 
 /// The kernels of `module`, which must be lowered to linalg and prepared
-/// (cpu::prepareForScheduling): one per distinct signature, in the order of
+/// (schedule::prepareForScheduling): one per distinct signature, in the order of
 /// their first group. Groups no template schedules are left out.
 std::vector<Kernel> extractKernels(mlir::ModuleOp module);
 

@@ -159,15 +159,79 @@ def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
-  let summary = "Apply the default CPU schedule to every fusion group";
+def Int21SelectSchedules : Pass<"int21-select-schedules", "ModuleOp"> {
+  let summary = "Write a checked #int21.schedule on every fusion group";
   let description = [{
-    Runs on linalg on tensors with fusion groups. Each group (and each linalg
-    op outside a group, as a group of its own) is matched to a schedule
-    template from lib/Transforms/Schedules/cpu, a transform-dialect script
-    embedded in the compiler; the template's `transform.tune.knob`s are
-    resolved from the payload's shape (or from the group's
-    `#int21.schedule<name = "cpu....", knobs = {...}>` when it has one) and
+    Runs on linalg on tensors with fusion groups (a linalg op outside a group
+    becomes a group of its own; softmax is decomposed; reshapes at a group's
+    boundary move out). Each group gets `#int21.schedule<@template, {...}>`
+    with every knob of the template: its own schedule when it has one whose
+    template fits it, else the first template of the target's default rules
+    (lib/Transforms/Schedule/{CPU,GPU}/Plans.cpp), the knob values of the
+    `knobs` option over either, the defaults for the group's work for the
+    rest. Every schedule is checked: the template and its knobs against the
+    templates' own `transform.tune.knob`/`transform.tune.alternatives` ops,
+    each value against its domain for this group's work and the template's
+    rules (Rules.cpp); a schedule that fails is an error naming the template
+    and the knob. A group's own schedule whose template does not fit the
+    group is an error with `strict`, else replaced by the default. A group no
+    template schedules keeps no schedule. For a GPU target, splat constants
+    become fills and each group is prepared for blocks and threads first.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The template set: cpu, sm_80 or sm_90">,
+    Option<"knobs", "knobs", "std::string", /*default=*/"\"\"",
+           "Knob values over every schedule of a template: "
+           "TEMPLATE.NAME=VALUE,... (for example "
+           "cpu.matmul.reg_m=4,cpu.matmul.cache_k=128)">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "A group's own schedule whose template does not fit it is an "
+           "error (by default the group gets the default schedule)">,
+  ];
+  let dependentDialects = ["::mlir::transform::TransformDialect"];
+}
+
+def Int21ApplySchedules : Pass<"int21-apply-schedules", "ModuleOp"> {
+  let summary = "Apply each fusion group's #int21.schedule and dissolve the groups";
+  let description = [{
+    Applies the schedule template each group names (int21-select-schedules'
+    output), its knobs resolved from the schedule, with the transform
+    interpreter on a clone of the group: outer tiles become `scf.forall`
+    (threads, or GPU blocks and threads), cache tiles `scf.for`, inner tiles
+    are vectorized. A template that does not apply leaves the group as it
+    was and the next template of the target's default rules is tried, unless
+    `strict`, where it is an error. Groups without a schedule are left
+    unscheduled. The groups are dissolved at the end; the output is still on
+    tensors.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The template set: cpu, sm_80 or sm_90">,
+    Option<"threads", "threads", "bool", /*default=*/"true",
+           "CPU: run outer tiles as scf.forall (threads); false: one tile">,
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "A schedule that does not apply is an error">,
+    Option<"hostCheck", "host-check", "bool", /*default=*/"false",
+           "GPU: drop the memory spaces of promoted tiles (the CPU-side check)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::scf::SCFDialect",
+    "::mlir::transform::TransformDialect", "::mlir::vector::VectorDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
+def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
+  let summary = "Select and apply the CPU schedule of every fusion group";
+  let description = [{
+    int21-select-schedules then int21-apply-schedules for the CPU (the
+    `strict` option binding only the groups' own schedules). Each group (and
+    each linalg op outside a group, as a group of its own) is matched to a
+    schedule template from lib/Transforms/Schedule/CPU, a transform-dialect
+    script embedded in the compiler; the template's `transform.tune.knob`s
+    are resolved from the payload's shape (or from the group's
+    `#int21.schedule<@cpu...., {...}>` when it has one) and
     the script is applied with the transform interpreter: outer tiles become
     `scf.forall` (threads), cache tiles `scf.for`, and the inner tiles are
     vectorized and lowered to register-level vector ops. When a template does
@@ -198,11 +262,11 @@ def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
 }
 
 def Int21GPUSchedule : Pass<"int21-gpu-schedule", "ModuleOp"> {
-  let summary = "Apply the default GPU schedule to every fusion group";
+  let summary = "Select and apply the GPU schedule of every fusion group";
   let description = [{
     The GPU counterpart of `int21-cpu-schedule`, with the same machinery
     (classification, knob resolution, `#int21.schedule`, the `knobs` and
-    `strict` options) and the templates of lib/Transforms/Schedules/gpu:
+    `strict` options) and the templates of lib/Transforms/Schedule/GPU:
     each group is tiled into blocks (`scf.forall` mapped to `#gpu.block`)
     and threads (`#gpu.thread`); a matmul's K loop is tiled and its operand
     tiles promoted to shared memory (`#gpu.address_space<workgroup>`). Before

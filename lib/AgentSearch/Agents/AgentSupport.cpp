@@ -6,7 +6,7 @@
 #include <cmath>
 
 using namespace int21::search;
-namespace cpu = mlir::int21::cpu;
+namespace schedule = mlir::int21::schedule;
 
 Agent::~Agent() = default;
 
@@ -38,11 +38,11 @@ std::optional<Schedule> detail::mutate(const Kernel &kernel,
                                        const Schedule &schedule,
                                        unsigned changes, bool alternatives,
                                        std::mt19937_64 &rng, double local) {
-  const cpu::ScheduleChoice *choice = kernel.findChoice(schedule.sequence);
+  const schedule::ScheduleChoice *choice = kernel.findChoice(schedule.sequence);
   if (!choice)
     return std::nullopt;
-  std::vector<const cpu::KnobDomain *> movable;
-  for (const cpu::KnobDomain &domain : choice->domains)
+  std::vector<const schedule::KnobDomain *> movable;
+  for (const schedule::KnobDomain &domain : choice->domains)
     if (domain.alternative == alternatives && domain.options.size() > 1)
       movable.push_back(&domain);
   if (movable.empty())
@@ -50,7 +50,7 @@ std::optional<Schedule> detail::mutate(const Kernel &kernel,
   for (int attempt = 0; attempt < 20; ++attempt) {
     Schedule next = schedule;
     for (unsigned c = 0; c < changes; ++c) {
-      const cpu::KnobDomain &domain =
+      const schedule::KnobDomain &domain =
           *movable[std::uniform_int_distribution<size_t>(
               0, movable.size() - 1)(rng)];
       const auto &options = domain.options;
@@ -89,7 +89,7 @@ std::optional<Schedule> detail::randomPlausible(const Kernel &kernel,
   if (kernel.choices.empty())
     return std::nullopt;
   for (int attempt = 0; attempt < 50; ++attempt) {
-    const cpu::ScheduleChoice &choice =
+    const schedule::ScheduleChoice &choice =
         kernel.choices[std::uniform_int_distribution<size_t>(
             0, kernel.choices.size() - 1)(rng)];
     Schedule schedule = randomSchedule(choice, rng);
@@ -117,11 +117,11 @@ static int64_t nearestOption(llvm::ArrayRef<int64_t> options, int64_t value) {
   return best;
 }
 
-Schedule detail::fitToChoice(const cpu::ScheduleChoice &choice,
+Schedule detail::fitToChoice(const schedule::ScheduleChoice &choice,
                              const Schedule &schedule) {
   Schedule fitted;
   fitted.sequence = choice.sequence;
-  for (const cpu::KnobDomain &domain : choice.domains) {
+  for (const schedule::KnobDomain &domain : choice.domains) {
     auto known = schedule.knobs.find(domain.name);
     int64_t value = choice.defaults.lookup(domain.name);
     if (known != schedule.knobs.end())

@@ -21,7 +21,7 @@
 #include <limits>
 
 using namespace int21::search;
-namespace cpu = mlir::int21::cpu;
+namespace schedule = mlir::int21::schedule;
 
 namespace {
 constexpr size_t kMinPoints = 5;
@@ -33,10 +33,10 @@ constexpr double kOtherKernelWeight = 0.25;
 constexpr size_t kBorrowed = 3;
 
 /// The features of a schedule of `choice`.
-std::vector<double> features(const cpu::ScheduleChoice &choice,
+std::vector<double> features(const schedule::ScheduleChoice &choice,
                              const Schedule &schedule) {
   std::vector<double> x = {1.0}, sizes;
-  for (const cpu::KnobDomain &domain : choice.domains) {
+  for (const schedule::KnobDomain &domain : choice.domains) {
     auto it = schedule.knobs.find(domain.name);
     int64_t value = it == schedule.knobs.end() ? 0 : it->second;
     if (domain.alternative) {
@@ -113,7 +113,7 @@ public:
       return out;
     const Trial *best = ranked.front();
     const std::string &sequence = best->candidate.schedule.sequence;
-    const cpu::ScheduleChoice *choice = work.findChoice(sequence);
+    const schedule::ScheduleChoice *choice = work.findChoice(sequence);
     if (!choice)
       return out;
 
@@ -125,7 +125,7 @@ public:
     for (const Trial &trial : board.trials()) {
       unsigned k = trial.candidate.kernel;
       const Trial *base = board.defaultTrial(k);
-      const cpu::ScheduleChoice *theirs =
+      const schedule::ScheduleChoice *theirs =
           board.kernels()[k].findChoice(sequence);
       if (trial.outcome != Outcome::Ok ||
           trial.candidate.schedule.sequence != sequence || !theirs || !base ||

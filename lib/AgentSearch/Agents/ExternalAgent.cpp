@@ -21,7 +21,7 @@
 #include <limits>
 
 using namespace int21::search;
-namespace cpu = mlir::int21::cpu;
+namespace schedule = mlir::int21::schedule;
 namespace json = llvm::json;
 
 namespace {
@@ -30,9 +30,9 @@ constexpr double kReplySeconds = 30;
 
 json::Value spaceToJSON(const Kernel &kernel) {
   json::Array templates;
-  for (const cpu::ScheduleChoice &choice : kernel.choices) {
+  for (const schedule::ScheduleChoice &choice : kernel.choices) {
     json::Array knobs;
-    for (const cpu::KnobDomain &domain : choice.domains) {
+    for (const schedule::KnobDomain &domain : choice.domains) {
       json::Array options;
       for (int64_t option : domain.options)
         options.push_back(option);
@@ -129,7 +129,7 @@ public:
       std::optional<llvm::StringRef> sequence = proposal->getString("template");
       schedule.sequence = sequence ? sequence->str() : "";
       // Knobs not given keep the template's defaults.
-      if (const cpu::ScheduleChoice *choice =
+      if (const schedule::ScheduleChoice *choice =
               work.findChoice(schedule.sequence))
         schedule = defaultSchedule(*choice);
       if (const json::Object *knobs = proposal->getObject("knobs"))

@@ -21,7 +21,7 @@
 #include <tuple>
 
 using namespace int21::search;
-namespace cpu = mlir::int21::cpu;
+namespace schedule = mlir::int21::schedule;
 
 namespace {
 constexpr double kFailurePenalty = -0.5;
@@ -40,7 +40,7 @@ public:
       return out;
     const Trial *base = ranked.front();
     const Schedule &schedule = base->candidate.schedule;
-    const cpu::ScheduleChoice *choice = work.findChoice(schedule.sequence);
+    const schedule::ScheduleChoice *choice = work.findChoice(schedule.sequence);
     if (!choice)
       return out;
 
@@ -50,7 +50,7 @@ public:
       double score;
       std::string knob;
       int64_t value;
-      const cpu::ScheduleChoice *choice = nullptr;
+      const schedule::ScheduleChoice *choice = nullptr;
     };
     std::vector<Option> options;
     double total = 1;
@@ -62,7 +62,7 @@ public:
                  : arm.reward / arm.pulls +
                        std::sqrt(2 * std::log(total) / arm.pulls);
     };
-    for (const cpu::ScheduleChoice &other : work.choices) {
+    for (const schedule::ScheduleChoice &other : work.choices) {
       if (other.sequence == schedule.sequence ||
           llvm::any_of(board.trialsOf(kernel), [&](unsigned id) {
             return board.trials()[id].candidate.schedule.sequence ==
@@ -72,7 +72,7 @@ public:
       options.push_back({ucb(arms[templateArm(schedule.sequence, other.sequence)]),
                          "", 0, &other});
     }
-    for (const cpu::KnobDomain &domain : choice->domains) {
+    for (const schedule::KnobDomain &domain : choice->domains) {
       if (!domain.alternative)
         continue;
       for (int64_t value : domain.options) {

@@ -2,6 +2,7 @@
 
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Dialect/Int21/ScheduleContract.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -46,24 +47,30 @@ Operation *Int21Dialect::materializeConstant(OpBuilder &builder,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   StringAttr name, DictionaryAttr knobs) {
-  if (!name || name.getValue().empty())
-    return emitError() << "expects a non-empty schedule template name";
+                                   FlatSymbolRefAttr sequence,
+                                   DictionaryAttr knobs) {
+  if (!sequence || sequence.getValue().empty())
+    return emitError() << "expects a schedule template (a symbol)";
+  if (!knobs)
+    return emitError() << "expects a dictionary of knobs";
+  // Every knob of every template is an integer (an alternative's value the
+  // index of its region).
   for (NamedAttribute knob : knobs) {
-    Attribute value = knob.getValue();
-    if (isa<IntegerAttr, BoolAttr, StringAttr>(value))
-      continue;
-    if (auto array = dyn_cast<ArrayAttr>(value)) {
-      if (llvm::all_of(array, [](Attribute a) { return isa<IntegerAttr>(a); }))
-        continue;
-    }
-    if (isa<DenseI64ArrayAttr>(value))
-      continue;
-    return emitError() << "expects knob '" << knob.getName().getValue()
-                       << "' to be an integer, a boolean, a string or an "
-                          "array of integers, got "
-                       << value;
+    auto value = dyn_cast<IntegerAttr>(knob.getValue());
+    if (!value || value.getType().isInteger(1))
+      return emitError() << "knob '" << knob.getName().getValue()
+                         << "' of template " << sequence
+                         << " expects an integer (i64), got "
+                         << knob.getValue();
   }
+  // The templates are the schedule layer's: it checks the rest when it is
+  // registered (see ScheduleContract.h).
+  auto *dialect = sequence.getContext()->getLoadedDialect<Int21Dialect>();
+  if (!dialect)
+    return success();
+  if (const auto *contract =
+          dialect->getRegisteredInterface<ScheduleContractInterface>())
+    return contract->verifySchedule(emitError, sequence.getValue(), knobs);
   return success();
 }
 

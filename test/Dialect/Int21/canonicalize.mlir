@@ -498,14 +498,14 @@ func.func @large_constants_not_folded()
 // then the work only they needed.
 // CHECK-LABEL: func.func @fusion_group_drop_unused
 // CHECK-SAME: ([[A:%.+]]: tensor<4x8xf32>, [[B:%.+]]: tensor<8x2xf32>)
-// CHECK: [[G:%.+]]:2 = int21.fusion_group schedule(<name = "cpu.matmul", knobs = {tile_m = 4 : i64}>) {
+// CHECK: [[G:%.+]]:2 = int21.fusion_group schedule(<@cpu.matmul, {par_m = 4 : i64}>) {
 // CHECK-NEXT: [[M:%.+]] = int21.matmul [[A]], [[B]]
 // CHECK-NEXT: [[R:%.+]] = int21.relu [[M]]
 // CHECK-NEXT: int21.yield [[M]], [[R]] : tensor<4x2xf32>, tensor<4x2xf32>
 // CHECK-NEXT: } : tensor<4x2xf32>, tensor<4x2xf32>
 // CHECK-NEXT: return [[G]]#1, [[G]]#0
 func.func @fusion_group_drop_unused(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
-  %0:3 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {tile_m = 4 : i64}>) {
+  %0:3 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {par_m = 4 : i64}>) {
     %1 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
     %2 = int21.exp %1 : tensor<4x2xf32>
     %3 = int21.relu %1 : tensor<4x2xf32>

@@ -784,22 +784,43 @@ func.func @yield_outside_group(%x: tensor<4xf32>) {
 
 // -----
 
-// expected-error @+1 {{expects a non-empty schedule template name}}
-func.func @schedule_empty_name() attributes {s = #int21.schedule<name = "", knobs = {}>} {
+// expected-error @+1 {{unknown schedule template @cpu.nosuch}}
+func.func @schedule_unknown_template() attributes {s = #int21.schedule<@cpu.nosuch, {}>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{expects knob 'tile' to be an integer, a boolean, a string or an array of integers, got 1.000000e+00 : f32}}
-func.func @schedule_float_knob() attributes {s = #int21.schedule<name = "cpu.matmul", knobs = {tile = 1.0 : f32}>} {
+// expected-error @+1 {{template @cpu.matmul has no knob 'reg_nn' (its knobs: par_m, par_n, cache_k, reg_m, reg_n, reg_k, pack_b, cache_n)}}
+func.func @schedule_unknown_knob() attributes {s = #int21.schedule<@cpu.matmul, {reg_nn = 16 : i64}>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{expects knob 'order' to be an integer, a boolean, a string or an array of integers, got ["a", 1]}}
-func.func @schedule_array_knob() attributes {s = #int21.schedule<name = "cpu.matmul", knobs = {order = ["a", 1]}>} {
+// expected-error @+1 {{knob 'tile' of template @cpu.matmul expects an integer (i64), got 1.000000e+00 : f32}}
+func.func @schedule_float_knob() attributes {s = #int21.schedule<@cpu.matmul, {tile = 1.0 : f32}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{knob 'reg_n' of template @cpu.matmul expects an integer (i64), got ["a", 1]}}
+func.func @schedule_array_knob() attributes {s = #int21.schedule<@cpu.matmul, {reg_n = ["a", 1]}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{knob 'pack_b' of template @cpu.matmul expects an integer (i64), got true}}
+func.func @schedule_bool_knob() attributes {s = #int21.schedule<@cpu.matmul, {pack_b = true}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{knob 'pack_b' of template @cpu.matmul = 2 names no alternative (0 to 1)}}
+func.func @schedule_no_such_alternative() attributes {s = #int21.schedule<@cpu.matmul, {pack_b = 2 : i64}>} {
   return
 }
 

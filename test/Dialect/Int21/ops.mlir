@@ -298,12 +298,12 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %y: tensor<2x1x4xf32>, %idx: ten
 // CHECK-LABEL: func.func @fusion_group
 // CHECK-SAME: ([[A:%.+]]: tensor<4x8xf32>, [[B:%.+]]: tensor<8x2xf32>)
 func.func @fusion_group(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
-  // CHECK: [[G:%.+]]:2 = int21.fusion_group schedule(<name = "cpu.matmul", knobs = {order = [1, 0], tile = array<i64: 4, 4>, tile_m = 64 : i64, variant = "a", vectorize = true}>) {
+  // CHECK: [[G:%.+]]:2 = int21.fusion_group schedule(<@cpu.matmul, {pack_b = 1 : i64, par_m = 64 : i64}>) {
   // CHECK-NEXT: [[M:%.+]] = int21.matmul [[A]], [[B]]
   // CHECK-NEXT: [[R:%.+]] = int21.relu [[M]]
   // CHECK-NEXT: int21.yield [[M]], [[R]] : tensor<4x2xf32>, tensor<4x2xf32>
   // CHECK-NEXT: } : tensor<4x2xf32>, tensor<4x2xf32>
-  %0:2 = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {tile_m = 64 : i64, vectorize = true, variant = "a", order = [1, 0], tile = array<i64: 4, 4>}>) {
+  %0:2 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {par_m = 64 : i64, pack_b = 1 : i64}>) {
     %1 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
     %2 = int21.relu %1 : tensor<4x2xf32>
     int21.yield %1, %2 : tensor<4x2xf32>, tensor<4x2xf32>
@@ -328,8 +328,8 @@ func.func @fusion_group_no_results(%a: tensor<4xf32>) {
 
 // The schedule attribute also round-trips outside a fusion group.
 // CHECK-LABEL: func.func @schedule_attr
-// CHECK-SAME: int21.s = #int21.schedule<name = "gpu.reduce", knobs = {}>
-func.func @schedule_attr() attributes {int21.s = #int21.schedule<name = "gpu.reduce", knobs = {}>} {
+// CHECK-SAME: int21.s = #int21.schedule<@gpu.reduction_2d, {blk_0 = 16 : i64}>
+func.func @schedule_attr() attributes {int21.s = #int21.schedule<@gpu.reduction_2d, {blk_0 = 16 : i64}>} {
   return
 }
 

@@ -98,19 +98,28 @@ def Int21_GridPaddingAttr
 
 def Int21_ScheduleAttr : AttrDef<Int21_Dialect, "Schedule"> {
   let mnemonic = "schedule";
-  let summary = "the resolved schedule applied to a fusion group";
+  let summary = "the schedule of a fusion group: a template and its knobs";
   let description = [{
-    Names the schedule template (a transform-dialect script with tunable knobs)
-    and gives the value chosen for each of its knobs and alternatives. A knob's
-    value is an integer, a boolean, a string or an array of integers.
+    Names a schedule template, the transform-dialect named sequence of
+    lib/Transforms/Schedule/{CPU,GPU} that schedules the group, by symbol, and
+    gives integer values to some or all of its knobs (`transform.tune.knob`)
+    and alternatives (`transform.tune.alternatives`, the value being the
+    index of the region to run). int21-select-schedules completes it with
+    the defaults for the group's work.
 
     ```mlir
-    #int21.schedule<name = "cpu.matmul", knobs = {tile_m = 64 : i64, vectorize = true}>
+    #int21.schedule<@cpu.matmul, {par_m = 64 : i64, reg_n = 32 : i64}>
     ```
+
+    The template and its knobs are checked against the templates themselves
+    (an unknown template or knob, or a value that is not an integer, is an
+    error that names them) wherever the compiler's schedule layer is
+    registered; the values' domains, which depend on the group's work, are
+    checked when the schedule is selected.
   }];
-  let parameters = (ins "::mlir::StringAttr":$name,
+  let parameters = (ins "::mlir::FlatSymbolRefAttr":$sequence,
                         "::mlir::DictionaryAttr":$knobs);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let assemblyFormat = "`<` $sequence `,` $knobs `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The integer value of knob `knob`, if it is set and is an integer.

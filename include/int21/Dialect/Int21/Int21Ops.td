@@ -708,7 +708,7 @@ def Int21_FusionGroupOp : Int21_Op<"fusion_group",
     `schedule` is the resolved schedule chosen for the kernel.
 
     ```mlir
-    %r = int21.fusion_group schedule(#int21.schedule<name = "cpu.matmul", knobs = {}>) {
+    %r = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {}>) {
       %0 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
       %1 = int21.relu %0 : tensor<4x2xf32>
       int21.yield %1 : tensor<4x2xf32>

@@ -19,7 +19,7 @@
 // (a divisor of blk_k). A register tile without a static shape (threads not
 // dividing the block tile) stays scalar loops.
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @gpu.matmul(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.matmul(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_m = transform.tune.knob<"blk_m"> options = [16, 32, 64, 128] -> !transform.param<i64>
     %blk_n = transform.tune.knob<"blk_n"> options = [16, 32, 64, 128] -> !transform.param<i64>
     %blk_k = transform.tune.knob<"blk_k"> options = [8, 16, 32, 64] -> !transform.param<i64>
@@ -64,7 +64,7 @@ module attributes {transform.with_named_sequence} {
   // copies and register tiles stay scalar for now (vec and unroll only
   // shape the loops): the kernel lowering does not yet take all of their
   // vector transfers.
-  transform.named_sequence @gpu.batch_matmul(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.batch_matmul(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_m = transform.tune.knob<"blk_m"> options = [16, 32, 64, 128] -> !transform.param<i64>
     %blk_n = transform.tune.knob<"blk_n"> options = [16, 32, 64, 128] -> !transform.param<i64>
     %blk_k = transform.tune.knob<"blk_k"> options = [8, 16, 32, 64] -> !transform.param<i64>

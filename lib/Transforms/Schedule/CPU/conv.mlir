@@ -9,7 +9,7 @@
 // ew_par_c channels per thread tile and ew_vec vector width of the
 // elementwise ops.
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @cpu.conv2d_nchw(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.conv2d_nchw(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
     %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 224, 256, 512] -> !transform.param<i64>
     %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 192, 256, 512] -> !transform.param<i64>

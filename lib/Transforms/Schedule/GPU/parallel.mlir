@@ -8,7 +8,7 @@
 // search and the knowledge base keep them apart.
 // Knobs: blk_<d> block tile of dimension d, thr_<d> threads along d.
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @gpu.elementwise_1d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.elementwise_1d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_0 = transform.tune.knob<"blk_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %thr_0 = transform.tune.knob<"thr_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     transform.include @gpu.tile_fuse_1d failures(propagate) (%group, %blk_0, %thr_0)
@@ -20,7 +20,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.elementwise_2d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.elementwise_2d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_0 = transform.tune.knob<"blk_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %thr_0 = transform.tune.knob<"thr_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -34,7 +34,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.elementwise_3d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.elementwise_3d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_0 = transform.tune.knob<"blk_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_2 = transform.tune.knob<"blk_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -50,7 +50,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.elementwise_4d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.elementwise_4d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_2 = transform.tune.knob<"blk_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_3 = transform.tune.knob<"blk_3"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -66,7 +66,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.reduction_1d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.reduction_1d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_0 = transform.tune.knob<"blk_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %thr_0 = transform.tune.knob<"thr_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     transform.include @gpu.tile_fuse_1d failures(propagate) (%group, %blk_0, %thr_0)
@@ -78,7 +78,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.reduction_2d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.reduction_2d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_0 = transform.tune.knob<"blk_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %thr_0 = transform.tune.knob<"thr_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -92,7 +92,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.reduction_3d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.reduction_3d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_0 = transform.tune.knob<"blk_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_2 = transform.tune.knob<"blk_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -108,7 +108,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.reduction_4d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.reduction_4d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_2 = transform.tune.knob<"blk_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_3 = transform.tune.knob<"blk_3"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -124,7 +124,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.pooling_nchw(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.pooling_nchw(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_2 = transform.tune.knob<"blk_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_3 = transform.tune.knob<"blk_3"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
@@ -140,7 +140,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @gpu.conv2d_nchw(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @gpu.conv2d_nchw(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %blk_1 = transform.tune.knob<"blk_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_2 = transform.tune.knob<"blk_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>
     %blk_3 = transform.tune.knob<"blk_3"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256] -> !transform.param<i64>

@@ -5,7 +5,7 @@
 // given per dimension.
 // Knobs: par_<d> thread tile of dimension d, vec vector width (innermost).
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @cpu.elementwise_1d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.elementwise_1d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_0 = transform.tune.knob<"par_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %vec = transform.tune.knob<"vec"> options = [4, 8, 16, 32, 64] -> !transform.param<i64>
     %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
@@ -26,7 +26,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @cpu.elementwise_2d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.elementwise_2d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_0 = transform.tune.knob<"par_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %par_1 = transform.tune.knob<"par_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %vec = transform.tune.knob<"vec"> options = [4, 8, 16, 32, 64] -> !transform.param<i64>
@@ -48,7 +48,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @cpu.elementwise_3d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.elementwise_3d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_0 = transform.tune.knob<"par_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %par_1 = transform.tune.knob<"par_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %par_2 = transform.tune.knob<"par_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
@@ -71,7 +71,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @cpu.elementwise_4d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.elementwise_4d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_0 = transform.tune.knob<"par_0"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %par_1 = transform.tune.knob<"par_1"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>
     %par_2 = transform.tune.knob<"par_2"> options = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] -> !transform.param<i64>

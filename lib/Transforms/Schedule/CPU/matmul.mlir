@@ -12,7 +12,7 @@
 // unrolls the K loop into reg_k outer products per step), pack_b and cache_n
 // copy panels of B into contiguous buffers (see @cpu.matmul_cache_tiles).
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @cpu.matmul(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.matmul(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
     %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 256, 512] -> !transform.param<i64>
     %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 256, 512] -> !transform.param<i64>
@@ -50,7 +50,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // The same with a leading batch dimension (linalg.batch_matmul).
-  transform.named_sequence @cpu.batch_matmul(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.batch_matmul(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
     %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 256, 512] -> !transform.param<i64>
     %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 256, 512] -> !transform.param<i64>

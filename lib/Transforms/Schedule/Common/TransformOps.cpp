@@ -3,7 +3,7 @@
 #include "int21/Transforms/TransformOps.h"
 
 #include "int21/Dialect/Int21/Int21Ops.h"
-#include "int21/Transforms/CPUSchedule.h"
+#include "int21/Transforms/Schedule.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,7 +26,7 @@ PrepareGroupOp::apply(transform::TransformRewriter &rewriter,
     if (!group)
       return emitSilenceableError()
              << "expects int21.fusion_group payload, got " << op->getName();
-    if (failed(cpu::tagGroupForTemplate(group, getTemplateName())))
+    if (failed(schedule::tagGroupForTemplate(group, getTemplateName())))
       return emitSilenceableError()
              << "template '" << getTemplateName()
              << "' does not fit the group at " << group.getLoc();
@@ -45,7 +45,7 @@ ClearTagsOp::apply(transform::TransformRewriter &rewriter,
                    transform::TransformResults &results,
                    transform::TransformState &state) {
   for (Operation *op : state.getPayloadOps(getScope()))
-    cpu::clearScheduleTags(op);
+    schedule::clearScheduleTags(op);
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -62,7 +62,7 @@ MatchAnchorOp::matchOperation(Operation *current,
   auto group = dyn_cast<FusionGroupOp>(current);
   if (!group)
     return emitSilenceableError() << "not a fusion group";
-  Operation *anchor = cpu::groupAnchor(group);
+  Operation *anchor = schedule::groupAnchor(group);
   if (!anchor)
     return emitSilenceableError() << "the group has no main op";
   results.set(cast<OpResult>(getAnchor()), {anchor});
@@ -227,6 +227,6 @@ public:
 };
 } // namespace
 
-void mlir::int21::cpu::registerTransformExtension(DialectRegistry &registry) {
+void mlir::int21::schedule::registerTransformExtension(DialectRegistry &registry) {
   registry.addExtensions<Int21TransformExtension>();
 }

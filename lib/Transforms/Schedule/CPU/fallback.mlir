@@ -5,7 +5,7 @@
 // aggregate ops such as linalg.softmax into generics first, so that they fuse.
 // Knobs: par_0, par_1 thread tiles of the two leading dimensions.
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @cpu.outer_forall_1d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.outer_forall_1d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_0 = transform.tune.knob<"par_0"> options = [1, 2, 4, 8, 16, 32, 64, 128] -> !transform.param<i64>
     %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
     %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
@@ -16,7 +16,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @cpu.outer_forall_2d(%group: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @cpu.outer_forall_2d(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_0 = transform.tune.knob<"par_0"> options = [1, 2, 4, 8, 16, 32, 64, 128] -> !transform.param<i64>
     %par_1 = transform.tune.knob<"par_1"> options = [1, 2, 4, 8, 16, 32, 64, 128] -> !transform.param<i64>
     %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op

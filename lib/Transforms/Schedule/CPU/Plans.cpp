@@ -1,0 +1,152 @@
+//===- Plans.cpp - which CPU template schedules a fusion group ------------===//
+//
+// The CPU's default rules: a group around one matmul or convolution gets
+// that op's template (@cpu.matmul, @cpu.batch_matmul, @cpu.conv2d_nchw),
+// one of elementwise ops @cpu.elementwise_<rank>d, and any other group
+// threads over its leading parallel dimensions (@cpu.outer_forall_<n>d),
+// most specific first; the knob values come from CPU/Rules.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common/ScheduleInternal.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::schedule;
+using namespace mlir::int21::schedule::cpu;
+
+namespace {
+
+/// The anchor-based plans: matmul or conv with elementwise ops around it.
+std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
+                                 ArrayRef<linalg::LinalgOp> ops) {
+  SmallVector<linalg::LinalgOp> anchors;
+  for (linalg::LinalgOp op : ops)
+    if (!isAllParallel(op))
+      anchors.push_back(op);
+  if (anchors.size() != 1)
+    return std::nullopt;
+  linalg::LinalgOp anchor = anchors.front();
+  bool matmul = isPlainMatmul(anchor);
+  bool conv = isPlainConv(anchor);
+  if ((!matmul && !conv) || !hasStaticTensorLoops(anchor))
+    return std::nullopt;
+  auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  for (linalg::LinalgOp op : ops)
+    if (op != anchor && !isElementwiseOver(op, outType.getShape()))
+      return std::nullopt;
+
+  Plan plan;
+  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
+  plan.tags.push_back({root, kRootTag});
+  plan.tags.push_back({anchor, kAnchorTag});
+  if (conv) {
+    // [n, f, oh, ow, c, kh, kw]; the elementwise ops stay separate from the
+    // im2col contraction (reshapes lie between them).
+    plan.sequence = "cpu.conv2d_nchw";
+    plan.dims = {loops[1], loops[2], loops[3], loops[4] * loops[5] * loops[6]};
+    plan.knobs =
+        conv2dKnobs(loops[1], loops[2], loops[3],
+                         loops[4] * loops[5] * loops[6]);
+    for (linalg::LinalgOp op : ops)
+      if (op != anchor)
+        plan.tags.push_back({op, kElementwiseTag});
+    return plan;
+  }
+  bool batched = isa<linalg::BatchMatmulOp>(anchor);
+  plan.sequence = batched ? "cpu.batch_matmul" : "cpu.matmul";
+  size_t b = batched ? 1 : 0;
+  plan.knobs = matmulKnobs(loops[b], loops[b + 1], loops[b + 2]);
+  plan.dims = {loops[b], loops[b + 1], loops[b + 2]};
+  for (linalg::LinalgOp op : ops) {
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+    if (op != anchor)
+      plan.tags.push_back({op, kElementwiseTag});
+  }
+  return plan;
+}
+
+/// Every op elementwise over the root's iteration space.
+std::optional<Plan> planElementwise(linalg::LinalgOp root,
+                                    ArrayRef<linalg::LinalgOp> ops) {
+  if (!hasStaticTensorLoops(root) || !isAllParallel(root))
+    return std::nullopt;
+  SmallVector<int64_t> shape = root.getStaticLoopRanges();
+  if (shape.empty() || shape.size() > 4)
+    return std::nullopt;
+  for (linalg::LinalgOp op : ops)
+    if (!isElementwiseOver(op, shape))
+      return std::nullopt;
+  Plan plan;
+  plan.sequence = "cpu.elementwise_" + std::to_string(shape.size()) + "d";
+  plan.knobs = elementwiseKnobs(shape);
+  plan.dims = shape;
+  plan.tags.push_back({root, kRootTag});
+  for (linalg::LinalgOp op : ops) {
+    plan.tags.push_back({op, kElementwiseTag});
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+  }
+  return plan;
+}
+
+/// Threads over the root's leading parallel dimensions, the rest fused.
+std::optional<Plan> planOuterForall(linalg::LinalgOp root,
+                                    ArrayRef<linalg::LinalgOp> ops) {
+  if (!hasStaticTensorLoops(root))
+    return std::nullopt;
+  SmallVector<int64_t> shape = root.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
+  unsigned parallel = 0;
+  while (parallel < 2 && parallel < iterators.size() &&
+         iterators[parallel] == utils::IteratorType::parallel)
+    ++parallel;
+  if (parallel == 0)
+    return std::nullopt;
+  // A unit leading dimension gives no threads: use the second one too.
+  unsigned dims = (parallel == 2 && shape[0] < 4) ? 2 : 1;
+  Plan plan;
+  plan.sequence = "cpu.outer_forall_" + std::to_string(dims) + "d";
+  plan.knobs = outerForallKnobs(shape, dims);
+  plan.dims.assign(shape.begin(), shape.begin() + dims);
+  plan.tags.push_back({root, kRootTag});
+  for (linalg::LinalgOp op : ops)
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+  return plan;
+}
+
+} // namespace
+
+/// The plans of the default CPU schedule for a group, most specific first.
+SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
+  SmallVector<Plan> plans;
+  linalg::LinalgOp root = getRoot(group);
+  if (!root)
+    return plans;
+  // A group that computes nothing (a dimension of 0) needs no schedule, and
+  // the knob heuristics divide by its dimensions.
+  if (hasStaticTensorLoops(root) &&
+      llvm::is_contained(root.getStaticLoopRanges(), 0))
+    return plans;
+  SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
+  // Vectors of i1 are bit-packed in memory, tensors of i1 one byte per
+  // element: groups that touch booleans get threads but no vectors.
+  bool touchesBool = llvm::any_of(ops, [](linalg::LinalgOp op) {
+    auto isBool = [](Type t) { return getElementTypeOrSelf(t).isInteger(1); };
+    return llvm::any_of(op->getOperandTypes(), isBool) ||
+           llvm::any_of(op->getResultTypes(), isBool);
+  });
+  if (!touchesBool) {
+    if (std::optional<Plan> plan = planAnchored(group, root, ops))
+      plans.push_back(std::move(*plan));
+    if (std::optional<Plan> plan = planElementwise(root, ops))
+      plans.push_back(std::move(*plan));
+  }
+  if (std::optional<Plan> plan = planOuterForall(root, ops))
+    plans.push_back(std::move(*plan));
+  return plans;
+}

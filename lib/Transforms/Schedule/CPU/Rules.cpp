@@ -1,0 +1,455 @@
+//===- Rules.cpp - the CPU templates' rules: defaults, domains, limits ----===//
+//
+// One place per template: the knob values its default schedule takes for the
+// work (its dims, see ScheduleChoice::dims), the domain of each knob for that
+// work, and the rules a point must follow. The values are correct for any
+// shape (tiles that do not divide a dimension are masked when vectorized) and
+// chosen to divide the dimensions where they can, so that full tiles need no
+// masks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common/ScheduleInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::schedule;
+using namespace mlir::int21::schedule::cpu;
+using llvm::SmallVector;
+
+/// Thread tiles to aim for: enough to balance a few cores.
+static constexpr int64_t kMinThreadTiles = 8;
+
+/// The largest multiple of `unit` that divides `dim` and is at most `limit`;
+/// when there is none, `limit` rounded down to a multiple of `unit` (or `dim`
+/// when it is smaller), leaving a partial last tile (peeled by the templates).
+static int64_t pickTile(int64_t dim, int64_t unit, int64_t limit) {
+  if (dim <= unit)
+    return dim;
+  limit = std::max(unit, std::min(limit, dim));
+  for (int64_t t = limit / unit * unit; t >= unit; t -= unit)
+    if (dim % t == 0)
+      return t;
+  return limit / unit * unit;
+}
+
+/// The register tile width along a contiguous output dimension: a vector
+/// width that divides it when one does, so that few tiles are left over.
+static int64_t pickVectorWidth(int64_t dim) {
+  for (int64_t w : {32, 16})
+    if (dim % w == 0)
+      return w;
+  if (dim % 28 == 0) // 28x28, 14x14 feature maps: 16 + 8 + 4 lanes.
+    return 28;
+  if (dim <= 64) // 7x7 feature maps, small N: one unpeeled tile.
+    return dim;
+  return 32; // The remainder tile is peeled off and stays scalar.
+}
+
+Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
+  Knobs knobs;
+  // 8 rows x 32 lanes: 16 AVX-512 (or 32 AVX2) accumulators, one B row load
+  // and 8 broadcasts per k.
+  int64_t regN = pickVectorWidth(n);
+  int64_t regM = std::min<int64_t>(m, regN > 32 ? 4 : 8);
+  int64_t parN = pickTile(n, regN, 128);
+  int64_t tilesN = (n + parN - 1) / parN;
+  int64_t wantM = std::max<int64_t>(1, kMinThreadTiles / tilesN);
+  int64_t parM = pickTile(m, regM, std::max<int64_t>(regM, m / wantM));
+  knobs["par_m"] = parM;
+  knobs["par_n"] = parN;
+  knobs["reg_m"] = regM;
+  knobs["reg_n"] = regN;
+  // Copy B into panels one register tile wide (contiguous) when B's rows are
+  // a multiple of 4 KiB apart, so that the rows of an unpacked panel share a
+  // few L1 sets, and the thread tile has enough rows to reuse each copy.
+  // Measured on 1024^3 f32 (1 thread, AVX-512): 5-10% faster; slower with
+  // shorter rows (768, 512 columns) or fewer rows (M <= 256), where the copy
+  // costs more than the conflicts it avoids.
+  bool packB = n % 1024 == 0 && parM >= 512;
+  knobs["cache_n"] = regN;
+  knobs["pack_b"] = packB;
+  // A divisor of K: with a partial K tile the accumulators are not hoisted
+  // out of the K loop. A packed panel streams from L2 without conflicts, so
+  // it may be longer (128 KiB for 1024 x 32 floats), which loads and stores
+  // the accumulators less often: 3-8% faster than 256 at 1024^3 and
+  // 512x1024x1024.
+  knobs["cache_k"] = pickTile(k, 1, packB ? 1024 : 256);
+  return knobs;
+}
+
+Knobs schedule::cpu::conv2dKnobs(int64_t f, int64_t oh, int64_t ow,
+                                    int64_t taps) {
+  int64_t pixels = oh * ow;
+  Knobs knobs = matmulKnobs(f, pixels, taps);
+  // The conv template has no B panels (its B is the im2col slice).
+  knobs.erase("cache_n");
+  knobs.erase("pack_b");
+  // Each thread tile recomputes its im2col slice: keep all filters of a
+  // pixel tile in one thread tile when there are few of them.
+  int64_t parM = f <= 128 ? f : pickTile(f, knobs["reg_m"], 64);
+  int64_t tilesM = (f + parM - 1) / parM;
+  int64_t wantN = std::max<int64_t>(1, kMinThreadTiles / tilesM);
+  // Pixel tiles are whole output rows: the im2col slice of a tile that starts
+  // or ends inside a row is not a box of the input (upstream tiling computes
+  // a wrong one), and whole rows dividing oh keep every tile full. Among
+  // those, prefer a pixel count that is a multiple of 16 lanes: an odd vector
+  // width (28 lanes) makes LLVM shuffle the accumulator rows at every step.
+  // Two tiles per thread of a 2-core machine are enough when that buys full
+  // vectors.
+  auto rowsFor = [&](int64_t minTiles, int64_t lanes) -> int64_t {
+    for (int64_t r = oh; r >= 1; --r)
+      if (oh % r == 0 && oh / r >= minTiles && r * ow <= 512 &&
+          (r * ow) % lanes == 0)
+        return r;
+    return 0;
+  };
+  int64_t rows = rowsFor(wantN, 32);
+  if (!rows)
+    rows = rowsFor(wantN, 16);
+  if (!rows)
+    rows = rowsFor(std::min<int64_t>(wantN, 4), 16);
+  if (!rows) {
+    // No such split: the whole image when it is small (one im2col per filter
+    // tile), else the largest split into enough tiles.
+    rows = 1;
+    for (int64_t r = oh; r >= 1; --r)
+      if (oh % r == 0 && (oh / r >= wantN || pixels <= 256) &&
+          r * ow <= std::max<int64_t>(512, pixels <= 256 ? pixels : 0)) {
+        rows = r;
+        break;
+      }
+  }
+  int64_t parN = rows * ow;
+  // 32 or 16 lanes; the rest of the pixel tile (4 of 196, 1 of 49) is peeled
+  // into a static narrower tile, vectorized too.
+  int64_t regN = parN % 32 == 0 ? 32 : parN >= 16 ? 16 : parN;
+  // 16 accumulator registers either way (8 x 32 or 16 x 16 lanes).
+  int64_t regM = std::min<int64_t>(f, regN == 16 && f % 16 == 0 ? 16 : 8);
+  knobs["reg_n"] = regN;
+  knobs["reg_m"] = regM;
+  // A pixel tile covering the whole image is the only one: every filter tile
+  // recomputes the same im2col slice (scalar gathers), so use two filter
+  // tiles, enough for two threads, rather than eight.
+  if (parN == pixels && f > 128 && (f / 2) % regM == 0)
+    parM = f / 2;
+  knobs["par_m"] = parM;
+  knobs["par_n"] = parN;
+  knobs["ew_par_c"] = std::max<int64_t>(1, f / kMinThreadTiles);
+  int64_t vec = ow <= 64 ? ow : pickTile(ow, 16, 64);
+  knobs["ew_vec"] = vec;
+  return knobs;
+}
+
+Knobs schedule::cpu::elementwiseKnobs(llvm::ArrayRef<int64_t> shape) {
+  Knobs knobs;
+  size_t rank = shape.size();
+  int64_t inner = shape.back();
+  int64_t vec = inner <= 64 ? inner : pickTile(inner, 16, 64);
+  knobs["vec"] = vec;
+  // Split the outer dimensions, outermost first, until there are enough
+  // thread tiles; the innermost dimension stays whole unless it is the only
+  // one.
+  int64_t need = kMinThreadTiles;
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    int64_t count = 1;
+    if (need > 1) {
+      count = std::min(need, shape[d]);
+      while (shape[d] % count != 0)
+        ++count;
+      need = (need + count - 1) / count;
+    }
+    knobs["par_" + std::to_string(d)] = shape[d] / count;
+  }
+  int64_t last = inner;
+  if (rank == 1 || need > 1)
+    last = pickTile(inner, vec, std::max(vec, inner / need));
+  knobs["par_" + std::to_string(rank - 1)] = last;
+  return knobs;
+}
+
+Knobs schedule::cpu::outerForallKnobs(llvm::ArrayRef<int64_t> shape,
+                                         unsigned parallelDims) {
+  Knobs knobs;
+  int64_t need = kMinThreadTiles;
+  for (unsigned d = 0; d < parallelDims && d < shape.size(); ++d) {
+    int64_t count = std::max<int64_t>(1, std::min(need, shape[d]));
+    int64_t tile = (shape[d] + count - 1) / count;
+    need = (need + count - 1) / count;
+    knobs["par_" + std::to_string(d)] = std::max<int64_t>(1, tile);
+  }
+  return knobs;
+}
+
+//===----------------------------------------------------------------------===//
+// Knob domains
+//===----------------------------------------------------------------------===//
+
+static void sortUnique(SmallVector<int64_t> &values) {
+  llvm::sort(values);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+/// Tile sizes for a dimension of `dim`: the powers of two from `minimum`
+/// below it, its halves, thirds, quarters and eighths where they are whole,
+/// and the whole dimension.
+static SmallVector<int64_t> tileOptions(int64_t dim, int64_t minimum) {
+  SmallVector<int64_t> options;
+  for (int64_t t = minimum; t < dim; t *= 2)
+    options.push_back(t);
+  for (int64_t parts : {2, 3, 4, 8})
+    if (dim % parts == 0 && dim / parts >= minimum)
+      options.push_back(dim / parts);
+  options.push_back(std::max<int64_t>(dim, 1));
+  sortUnique(options);
+  return options;
+}
+
+/// Cache tiles of a reduction of `dim`: tile sizes that divide it (a
+/// partial tile keeps the accumulators from being hoisted).
+static SmallVector<int64_t> divisorOptions(int64_t dim, int64_t minimum) {
+  SmallVector<int64_t> options;
+  for (int64_t t : tileOptions(dim, minimum))
+    if (dim % t == 0)
+      options.push_back(t);
+  return options;
+}
+
+/// Register tile sizes up to `limit`, the dimension itself when smaller.
+static SmallVector<int64_t> registerOptions(int64_t dim,
+                                            llvm::ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> options;
+  for (int64_t s : sizes)
+    if (s <= dim)
+      options.push_back(s);
+  if (dim <= sizes.back())
+    options.push_back(dim);
+  sortUnique(options);
+  return options;
+}
+
+static constexpr int64_t kRegM[] = {1, 2, 3, 4, 6, 8, 12, 16};
+static constexpr int64_t kRegN[] = {8, 16, 24, 32, 48, 64};
+static constexpr int64_t kRegK[] = {1, 2, 4};
+static constexpr int64_t kVectorWidths[] = {4, 8, 16, 32, 64};
+
+// @cpu.matmul and @cpu.batch_matmul: dims = m, n, k.
+static std::optional<SmallVector<int64_t>> matmulDomain(llvm::StringRef knob,
+                                                        llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  auto [m, n, k] = std::make_tuple(dims[0], dims[1], dims[2]);
+  if (knob == "par_m")
+    return tileOptions(m, 4);
+  if (knob == "par_n" || knob == "cache_n")
+    return tileOptions(n, 16);
+  if (knob == "cache_k")
+    return divisorOptions(k, 16);
+  if (knob == "reg_m")
+    return registerOptions(m, kRegM);
+  if (knob == "reg_n")
+    return registerOptions(n, kRegN);
+  if (knob == "reg_k")
+    return registerOptions(k, kRegK);
+  return std::nullopt;
+}
+
+static Knobs matmulDefaults(llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return {};
+  return matmulKnobs(dims[0], dims[1], dims[2]);
+}
+
+static int64_t knobOr0(const Knobs &knobs, llvm::StringRef name) {
+  auto it = knobs.find(name);
+  return it == knobs.end() ? 0 : it->second;
+}
+
+/// The register tile within the thread tile and the vector registers.
+static bool checkRegisterTile(const Knobs &knobs, std::string &why) {
+  if (knobOr0(knobs, "reg_m") > knobOr0(knobs, "par_m")) {
+    why = "register tile rows (reg_m) exceed the thread tile (par_m)";
+    return false;
+  }
+  if (knobOr0(knobs, "reg_n") > knobOr0(knobs, "par_n")) {
+    why = "register tile columns (reg_n) exceed the thread tile (par_n)";
+    return false;
+  }
+  // 32 vector registers of 16 floats: the accumulators and a row of B.
+  if (knobOr0(knobs, "reg_m") * knobOr0(knobs, "reg_n") > 512) {
+    why = "the register tile (reg_m x reg_n) needs more accumulators than "
+          "there are vector registers";
+    return false;
+  }
+  return true;
+}
+
+static bool matmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                        std::string &why) {
+  if (!checkRegisterTile(knobs, why))
+    return false;
+  // A panel narrower than the register tile, or wider than the thread tile,
+  // leaves partial (scalar) register tiles or copies nothing useful.
+  if (knobOr0(knobs, "pack_b") &&
+      (knobOr0(knobs, "cache_n") < knobOr0(knobs, "reg_n") ||
+       knobOr0(knobs, "cache_n") > knobOr0(knobs, "par_n"))) {
+    why = "the B panel (cache_n) must lie between the register tile "
+          "(reg_n) and the thread tile (par_n)";
+    return false;
+  }
+  return true;
+}
+
+// @cpu.conv2d_nchw: dims = f, oh, ow, c * kh * kw.
+static std::optional<SmallVector<int64_t>> convDomain(llvm::StringRef knob,
+                                                      llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 4)
+    return std::nullopt;
+  auto [f, oh, ow, taps] = std::make_tuple(dims[0], dims[1], dims[2], dims[3]);
+  if (knob == "par_m")
+    return tileOptions(f, 4);
+  if (knob == "par_n") {
+    // Whole output rows only (see conv2dKnobs).
+    SmallVector<int64_t> options;
+    for (int64_t rows = 1; rows <= oh; ++rows)
+      if (oh % rows == 0 && (rows * ow <= 1024 || rows == 1))
+        options.push_back(rows * ow);
+    return options;
+  }
+  if (knob == "cache_k")
+    return divisorOptions(taps, 16);
+  if (knob == "reg_m")
+    return registerOptions(f, kRegM);
+  if (knob == "reg_n")
+    return registerOptions(oh * ow, kRegN);
+  if (knob == "ew_par_c")
+    return tileOptions(f, 1);
+  if (knob == "ew_vec")
+    return registerOptions(ow, kVectorWidths);
+  return std::nullopt;
+}
+
+static Knobs convDefaults(llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 4)
+    return {};
+  return conv2dKnobs(dims[0], dims[1], dims[2], dims[3]);
+}
+
+static bool convCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                      std::string &why) {
+  return checkRegisterTile(knobs, why);
+}
+
+// @cpu.elementwise_<rank>d: dims = the iteration space.
+static std::optional<SmallVector<int64_t>>
+elementwiseDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (knob == "vec" && !dims.empty())
+    return registerOptions(dims.back(), kVectorWidths);
+  unsigned d;
+  if (knob.consume_front("par_") && !knob.getAsInteger(10, d) &&
+      d < dims.size())
+    return tileOptions(dims[d], 1);
+  return std::nullopt;
+}
+
+static Knobs elementwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+  if (dims.empty())
+    return {};
+  return elementwiseKnobs(dims);
+}
+
+// @cpu.outer_forall_<n>d: dims = the n leading parallel dimensions.
+static std::optional<SmallVector<int64_t>>
+outerForallDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  unsigned d;
+  if (knob.consume_front("par_") && !knob.getAsInteger(10, d) &&
+      d < dims.size())
+    return tileOptions(dims[d], 1);
+  return std::nullopt;
+}
+
+static Knobs outerForallDefaults(llvm::ArrayRef<int64_t> dims) {
+  return outerForallKnobs(dims, dims.size());
+}
+
+static std::optional<int64_t> indexedExtent(llvm::StringRef knob,
+                                           llvm::StringRef prefix,
+                                           llvm::ArrayRef<int64_t> dims) {
+  unsigned d;
+  if (knob.consume_front(prefix) && !knob.getAsInteger(10, d) &&
+      d < dims.size())
+    return dims[d];
+  return std::nullopt;
+}
+
+static std::optional<int64_t> matmulExtent(llvm::StringRef knob,
+                                           llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  if (knob == "par_m" || knob == "reg_m")
+    return dims[0];
+  if (knob == "par_n" || knob == "reg_n" || knob == "cache_n")
+    return dims[1];
+  if (knob == "cache_k" || knob == "reg_k")
+    return dims[2];
+  return std::nullopt;
+}
+
+static std::optional<int64_t> convExtent(llvm::StringRef knob,
+                                         llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 4)
+    return std::nullopt;
+  if (knob == "par_m" || knob == "reg_m" || knob == "ew_par_c")
+    return dims[0];
+  if (knob == "par_n" || knob == "reg_n")
+    return dims[1] * dims[2];
+  if (knob == "cache_k")
+    return dims[3];
+  if (knob == "ew_vec")
+    return dims[2];
+  return std::nullopt;
+}
+
+static std::optional<int64_t> elementwiseExtent(llvm::StringRef knob,
+                                                llvm::ArrayRef<int64_t> dims) {
+  if (knob == "vec" && !dims.empty())
+    return dims.back();
+  return indexedExtent(knob, "par_", dims);
+}
+
+static std::optional<int64_t> outerForallExtent(llvm::StringRef knob,
+                                                llvm::ArrayRef<int64_t> dims) {
+  return indexedExtent(knob, "par_", dims);
+}
+
+const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
+  static constexpr TemplateRules kMatmul = {matmulDefaults, matmulDomain,
+                                            matmulCheck, matmulExtent};
+  static constexpr TemplateRules kConv = {convDefaults, convDomain, convCheck,
+                                          convExtent};
+  static constexpr TemplateRules kElementwise = {
+      elementwiseDefaults, elementwiseDomain, nullptr, elementwiseExtent};
+  static constexpr TemplateRules kOuterForall = {
+      outerForallDefaults, outerForallDomain, nullptr, outerForallExtent};
+  static constexpr std::pair<llvm::StringLiteral, const TemplateRules *>
+      kTable[] = {
+          {"cpu.matmul", &kMatmul},
+          {"cpu.batch_matmul", &kMatmul},
+          {"cpu.conv2d_nchw", &kConv},
+          {"cpu.elementwise_1d", &kElementwise},
+          {"cpu.elementwise_2d", &kElementwise},
+          {"cpu.elementwise_3d", &kElementwise},
+          {"cpu.elementwise_4d", &kElementwise},
+          {"cpu.outer_forall_1d", &kOuterForall},
+          {"cpu.outer_forall_2d", &kOuterForall},
+      };
+  for (const auto &[symbol, rules] : kTable)
+    if (symbol == sequence)
+      return rules;
+  return nullptr;
+}

@@ -1,0 +1,370 @@
+//===- Groups.cpp - fusion groups as the schedules see them ---------------===//
+//
+// What every target's schedules share about the payload: the form groups
+// are put in before scheduling (loose linalg ops wrapped, reshapes moved
+// out), the classification of a group's ops, the tags templates find them
+// by, the dispatch to the target's default rules, and the export of a
+// resolved schedule into a transform library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleInternal.h"
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/Schedule.h"
+#include "int21/Transforms/TransformOps.h"
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/TransformOps/TensorTransformOps.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/LoopExtension/LoopExtension.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
+#include "mlir/Dialect/Transform/TuneExtension/TuneExtensionOps.h"
+#include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/Support/Debug.h"
+
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::int21;
+using namespace mlir::int21::schedule;
+
+namespace mlir::int21::schedule {
+
+bool hasStaticTensorLoops(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() &&
+         llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+}
+
+bool isAllParallel(linalg::LinalgOp op) {
+  return op.getNumLoops() == op.getNumParallelLoops();
+}
+
+/// The ops of the group's body that the templates work on.
+SmallVector<linalg::LinalgOp> getLinalgOps(FusionGroupOp group) {
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : group.getBody().front())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      ops.push_back(linalgOp);
+  return ops;
+}
+
+/// The op whose single result the group yields, if the group has that form.
+linalg::LinalgOp getRoot(FusionGroupOp group) {
+  YieldOp yield = group.getYield();
+  if (yield.getValues().size() != 1)
+    return {};
+  auto root = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
+  if (!root || root->getParentOp() != group || root->getNumResults() != 1)
+    return {};
+  return root;
+}
+
+/// True when `op` is elementwise over exactly the iteration space `shape`.
+bool isElementwiseOver(linalg::LinalgOp op, ArrayRef<int64_t> shape) {
+  return isAllParallel(op) && hasStaticTensorLoops(op) &&
+         op->getNumResults() == 1 && op.getStaticLoopRanges() == shape;
+}
+
+bool isPlainMatmul(Operation *op) {
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+    return !matmul.hasUserDefinedMaps();
+  if (auto matmul = dyn_cast<linalg::BatchMatmulOp>(op))
+    return !matmul.hasUserDefinedMaps();
+  return false;
+}
+
+bool isPlainConv(Operation *op) {
+  auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op);
+  return conv && llvm::all_of(conv.getDilations().getValues<int64_t>(),
+                              [](int64_t d) { return d == 1; });
+}
+
+void clearTags(Operation *scope) {
+  scope->walk([](Operation *op) {
+    for (StringRef tag : kTags)
+      op->removeAttr(tag);
+  });
+}
+
+/// Moves reshapes of yielded values after the group (see moveReshapesOut).
+void moveYieldedReshapesOut(FusionGroupOp group) {
+  auto isReshape = [](Operation *op) {
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        op);
+  };
+  YieldOp yield = group.getYield();
+  for (OpOperand &operand : yield->getOpOperands()) {
+    Operation *reshape = operand.get().getDefiningOp();
+    while (isReshape(reshape) && reshape->getParentOp() == group &&
+           reshape->getResult(0).hasOneUse()) {
+      Value result = group->getResult(operand.getOperandNumber());
+      Value source = reshape->getOperand(0);
+      operand.set(source);
+      OpBuilder b(group->getContext());
+      b.setInsertionPointAfter(group);
+      Operation *moved = b.clone(*reshape);
+      moved->setOperand(0, result);
+      result.replaceAllUsesExcept(moved->getResult(0), moved);
+      result.setType(source.getType());
+      reshape->erase();
+      reshape = source.getDefiningOp();
+    }
+  }
+}
+
+SmallVector<Plan> planDefaults(FusionGroupOp group, ScheduleTarget target) {
+  if (target == ScheduleTarget::GPU)
+    return schedule::gpu::planDefaults(group);
+  return schedule::cpu::planDefaults(group);
+}
+
+const TemplateRules *lookupRules(StringRef sequence) {
+  if (const TemplateRules *rules = schedule::cpu::lookupRules(sequence))
+    return rules;
+  return schedule::gpu::lookupRules(sequence);
+}
+
+void clampToExtents(StringRef sequence, ArrayRef<int64_t> dims, Knobs &knobs) {
+  const TemplateRules *rules = lookupRules(sequence);
+  if (!rules || !rules->extent)
+    return;
+  for (auto &knob : knobs)
+    if (std::optional<int64_t> extent = rules->extent(knob.getKey(), dims))
+      if (*extent > 0 && knob.getValue() > *extent)
+        knob.second = *extent;
+}
+
+} // namespace mlir::int21::schedule
+
+namespace {
+
+/// Wraps a linalg op outside any group into a group of its own.
+void wrapInGroup(linalg::LinalgOp op) {
+  OpBuilder b(op);
+  auto group = FusionGroupOp::create(b, op->getLoc(), op->getResultTypes(),
+                                     /*schedule=*/nullptr);
+  Block *body = b.createBlock(&group.getBody());
+  op->replaceAllUsesWith(group->getResults());
+  op->moveBefore(body, body->end());
+  b.setInsertionPointToEnd(body);
+  YieldOp::create(b, op->getLoc(), op->getResults());
+}
+
+
+/// Reshapes at a group's boundary are data movement, not work: a reshape
+/// of a value from outside moves before the group, and a reshape of a
+/// yielded value after it, so that the group ends in its compute op (a
+/// matmul over collapsed batch dimensions, say) and a template matches.
+void moveReshapesOut(FusionGroupOp group) {
+  auto isReshape = [](Operation *op) {
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        op);
+  };
+  for (Operation &op :
+       llvm::make_early_inc_range(group.getBody().front().getOperations()))
+    if (isReshape(&op) && !group->isAncestor(
+                              op.getOperand(0).getParentRegion()->getParentOp()))
+      op.moveBefore(group);
+  // Elementwise consumers of an expanded result run on the collapsed shape
+  // instead, so that the expansion reaches the yield (a linear layer's
+  // bias and activation over [b * m, n] rather than [b, m, n]).
+  {
+    RewritePatternSet patterns(group->getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        patterns, [&](OpOperand *operand) {
+          Operation *producer = operand->get().getDefiningOp();
+          return producer && producer->getParentOp() == group.getOperation();
+        });
+    // Around a matmul, unit dimensions of the elementwise ops go too (a
+    // bias over [m, 1, n]), so that they run over the matmul's [m, n].
+    bool aroundMatmul = llvm::any_of(
+        group.getBody().front(), [](Operation &op) {
+          return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+        });
+    linalg::ControlDropUnitDims unitDims;
+    if (aroundMatmul)
+      linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
+                                                         group->getContext());
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
+                                                       group->getContext());
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+  }
+  moveYieldedReshapesOut(group);
+}
+
+} // namespace
+
+void mlir::int21::schedule::registerScheduleDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect, transform::TransformDialect,
+                  vector::VectorDialect, scf::SCFDialect,
+                  affine::AffineDialect, mlir::gpu::GPUDialect,
+                  bufferization::BufferizationDialect>();
+  linalg::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  tensor::registerTransformDialectExtension(registry);
+  vector::registerTransformDialectExtension(registry);
+  mlir::gpu::registerTransformDialectExtension(registry);
+  transform::registerLoopExtension(registry);
+  transform::registerTuneExtension(registry);
+  schedule::registerTransformExtension(registry);
+  schedule::detail::registerScheduleContract(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  linalg::registerSubsetOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  vector::registerSubsetOpInterfaceExternalModels(registry);
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  linalg::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  vector::registerValueBoundsOpInterfaceExternalModels(registry);
+}
+
+LogicalResult mlir::int21::schedule::prepareForScheduling(ModuleOp module) {
+  // linalg.softmax has no loop lowering: decompose it into generics, which
+  // the fallback template tiles and fuses like any other group.
+  if (failed(decomposeAggregateOps(module)))
+    return failure();
+  // Linalg ops outside groups are scheduled as groups of one.
+  SmallVector<linalg::LinalgOp> loose;
+  module.walk([&](linalg::LinalgOp op) {
+    if (isa<func::FuncOp>(op->getParentOp()) && op.hasPureTensorSemantics())
+      loose.push_back(op);
+  });
+  for (linalg::LinalgOp op : loose)
+    wrapInGroup(op);
+  SmallVector<FusionGroupOp> groups;
+  module.walk([&](FusionGroupOp group) { groups.push_back(group); });
+  for (FusionGroupOp group : groups)
+    moveReshapesOut(group);
+  return success();
+}
+
+
+LogicalResult mlir::int21::schedule::tagGroupForTemplate(FusionGroupOp group,
+                                                    StringRef sequence) {
+  for (const Plan &plan : planDefaults(group, ScheduleTarget::CPU)) {
+    if (plan.sequence != sequence)
+      continue;
+    for (auto [op, tag] : plan.tags)
+      op->setAttr(tag, UnitAttr::get(group.getContext()));
+    return success();
+  }
+  return failure();
+}
+
+void mlir::int21::schedule::clearScheduleTags(Operation *scope) { clearTags(scope); }
+
+Operation *mlir::int21::schedule::groupAnchor(FusionGroupOp group) {
+  SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
+  SmallVector<linalg::LinalgOp> reductions;
+  for (linalg::LinalgOp op : ops)
+    if (!isAllParallel(op))
+      reductions.push_back(op);
+  if (reductions.size() == 1)
+    return reductions.front();
+  if (!reductions.empty())
+    return nullptr;
+  return getRoot(group);
+}
+
+LogicalResult mlir::int21::schedule::addResolvedSchedule(ModuleOp library,
+                                                    StringRef sequence,
+                                                    const Knobs &knobs,
+                                                    StringRef name) {
+  MLIRContext *ctx = library.getContext();
+  FailureOr<OwningOpRef<ModuleOp>> templates =
+      schedule::detail::parseTemplateLibrary(ctx, ScheduleTarget::CPU);
+  if (failed(templates))
+    return failure();
+  auto entry = (*templates)->lookupSymbol<transform::NamedSequenceOp>(sequence);
+  if (!entry || failed(schedule::detail::resolveKnobs(entry, **templates, knobs)))
+    return failure();
+
+  // The sequences reached from the entry, and whether each has knobs.
+  SmallVector<transform::NamedSequenceOp> reached;
+  DenseMap<Operation *, bool> tunable;
+  SmallVector<transform::NamedSequenceOp> work = {entry};
+  while (!work.empty()) {
+    transform::NamedSequenceOp next = work.pop_back_val();
+    if (tunable.count(next))
+      continue;
+    bool hasKnobs = false;
+    next.walk([&](Operation *op) {
+      if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
+        hasKnobs = true;
+      if (auto include = dyn_cast<transform::IncludeOp>(op))
+        if (auto callee =
+                (*templates)->lookupSymbol<transform::NamedSequenceOp>(
+                    include.getTarget()))
+          work.push_back(callee);
+    });
+    tunable[next] = hasKnobs;
+    reached.push_back(next);
+  }
+  auto newName = [&](transform::NamedSequenceOp op) -> std::string {
+    if (op == entry)
+      return name.str();
+    if (tunable.lookup(op))
+      return (name + "." + op.getSymName()).str();
+    return op.getSymName().str();
+  };
+
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(library.getBody());
+  for (transform::NamedSequenceOp op : reached) {
+    std::string renamed = newName(op);
+    if (library.lookupSymbol(renamed))
+      continue;
+    auto clone = cast<transform::NamedSequenceOp>(b.clone(*op));
+    clone.setSymName(renamed);
+    clone.walk([&](transform::IncludeOp include) {
+      if (auto callee = (*templates)->lookupSymbol<transform::NamedSequenceOp>(
+              include.getTarget()))
+        include.setTargetAttr(
+            SymbolRefAttr::get(ctx, newName(callee)));
+    });
+    if (op != entry)
+      continue;
+    // The entry tags the group first and untags it last.
+    Block &body = clone.getBody().front();
+    Value group = body.getArgument(0);
+    OpBuilder inner = OpBuilder::atBlockBegin(&body);
+    PrepareGroupOp::create(inner, clone.getLoc(), group,
+                           inner.getStringAttr(sequence));
+    inner.setInsertionPoint(body.getTerminator());
+    ClearTagsOp::create(inner, clone.getLoc(), group);
+  }
+  return verify(library);
+}

@@ -1,0 +1,142 @@
+//===- ScheduleInternal.h - what the schedule layer's files share ---------===//
+//
+// Private to lib/Transforms/Schedule: the plans the targets' default rules
+// make for a group, the tags templates find payload ops by, the template
+// library's parsing and knob resolution, and the rules each target declares
+// for its templates (defaults and domains from the work, plausibility).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef INT21_TRANSFORMS_SCHEDULE_SCHEDULEINTERNAL_H
+#define INT21_TRANSFORMS_SCHEDULE_SCHEDULEINTERNAL_H
+
+#include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Transforms/Schedule.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::int21::schedule {
+
+/// The attribute that marks a named sequence as a schedule template.
+constexpr llvm::StringLiteral kTemplateMarker = "int21.schedule_template";
+
+// Tags the templates match payload ops by (see CPU/matmul.mlir).
+constexpr llvm::StringLiteral kRootTag = "int21.root";
+constexpr llvm::StringLiteral kAnchorTag = "int21.anchor";
+constexpr llvm::StringLiteral kFuseTag = "int21.fuse";
+constexpr llvm::StringLiteral kElementwiseTag = "int21.ew";
+constexpr llvm::StringLiteral kTags[] = {kRootTag, kAnchorTag, kFuseTag,
+                                         kElementwiseTag};
+
+/// One way to schedule a group: a template, its default knob values and the
+/// tags to put on the group's ops.
+struct Plan {
+  std::string sequence;
+  Knobs knobs;
+  /// The dimensions the knobs tile (see ScheduleChoice::dims).
+  llvm::SmallVector<int64_t> dims;
+  llvm::SmallVector<std::pair<Operation *, llvm::StringRef>> tags;
+};
+
+/// What a target declares for one of its templates, beside the template:
+/// the default schedule's knob values for the work's dims, the domain of a
+/// knob for them (std::nullopt: the template's own option list) and the
+/// rules a point must follow.
+struct TemplateRules {
+  Knobs (*defaults)(llvm::ArrayRef<int64_t> dims) = nullptr;
+  std::optional<llvm::SmallVector<int64_t>> (*domain)(
+      llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) = nullptr;
+  bool (*check)(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
+                std::string &why) = nullptr;
+  /// For a tile size, the extent of the dimension it tiles: a tile at least
+  /// that large is one tile of the whole dimension, whatever its size, so a
+  /// larger value given by hand (--schedule-knobs over groups of several
+  /// shapes) means the extent. std::nullopt for other knobs.
+  std::optional<int64_t> (*extent)(llvm::StringRef knob,
+                                   llvm::ArrayRef<int64_t> dims) = nullptr;
+};
+
+/// `knobs` with each tile size above the extent it tiles set to the extent
+/// (see TemplateRules::extent).
+void clampToExtents(llvm::StringRef sequence, llvm::ArrayRef<int64_t> dims,
+                    Knobs &knobs);
+
+namespace detail {
+FailureOr<OwningOpRef<ModuleOp>> parseTemplateLibrary(MLIRContext *ctx,
+                                                      ScheduleTarget target);
+/// Calls `fn` on every knob and alternatives op of `sequence` and of the
+/// sequences it includes, each once.
+void forEachTunable(transform::NamedSequenceOp sequence, ModuleOp library,
+                    function_ref<void(Operation *)> fn);
+/// Resolves every knob and alternative of `sequence` (and of the sequences
+/// it includes) from `knobs`; those not named keep the template's own
+/// `selected` value, alternatives their first region. Fails when an
+/// alternative index names no region.
+LogicalResult resolveKnobs(transform::NamedSequenceOp sequence,
+                           ModuleOp library, const Knobs &knobs);
+void registerScheduleContract(DialectRegistry &registry);
+} // namespace detail
+
+// Classification (Common/Groups.cpp).
+bool hasStaticTensorLoops(linalg::LinalgOp op);
+bool isAllParallel(linalg::LinalgOp op);
+/// The ops of the group's body that the templates work on.
+llvm::SmallVector<linalg::LinalgOp> getLinalgOps(FusionGroupOp group);
+/// The op whose single result the group yields, if the group has that form.
+linalg::LinalgOp getRoot(FusionGroupOp group);
+/// True when `op` is elementwise over exactly the iteration space `shape`.
+bool isElementwiseOver(linalg::LinalgOp op, llvm::ArrayRef<int64_t> shape);
+bool isPlainMatmul(Operation *op);
+bool isPlainConv(Operation *op);
+/// Moves reshapes of yielded values after the group.
+void moveYieldedReshapesOut(FusionGroupOp group);
+void clearTags(Operation *scope);
+
+/// The plans of `target`'s default rules for a group, most specific first.
+llvm::SmallVector<Plan> planDefaults(FusionGroupOp group,
+                                     ScheduleTarget target);
+/// The rules of template `sequence`, or null when it has none.
+const TemplateRules *lookupRules(llvm::StringRef sequence);
+
+namespace cpu {
+llvm::SmallVector<Plan> planDefaults(FusionGroupOp group);
+const TemplateRules *lookupRules(llvm::StringRef sequence);
+/// @cpu.matmul and @cpu.batch_matmul: C[m, n] += A[m, k] * B[k, n].
+Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
+/// @cpu.conv2d_nchw: the im2col contraction of f filters over oh*ow output
+/// pixels and c*kh*kw taps, then the group's elementwise ops.
+Knobs conv2dKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps);
+/// @cpu.elementwise_<rank>d on an iteration space of this shape.
+Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
+/// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)
+/// dimensions of this shape.
+Knobs outerForallKnobs(llvm::ArrayRef<int64_t> shape, unsigned parallelDims);
+} // namespace cpu
+
+namespace gpu {
+llvm::SmallVector<Plan> planDefaults(FusionGroupOp group);
+const TemplateRules *lookupRules(llvm::StringRef sequence);
+/// @gpu.matmul and @gpu.batch_matmul: C[m, n] += A[m, k] * B[k, n] per
+/// block of blk_m x blk_n outputs, thr_y x thr_x threads.
+Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
+/// The @gpu.tile_fuse_<n>d based templates (elementwise, reduction,
+/// pooling, conv2d) over the root's leading parallel dimensions `shape`;
+/// `tiled` lists the dimensions the template tiles.
+Knobs parallelKnobs(llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<unsigned> tiled);
+/// Duplicates ops with several users in the group and fuses elementwise
+/// chains, so that each kernel's tiles are computed where they are used.
+void prepareGroup(FusionGroupOp group);
+/// Splat tensor constants become fills, computed by a kernel.
+void materializeSplats(ModuleOp module);
+/// Drops the memory spaces the GPU templates request (the CPU-side check).
+void dropMemorySpaces(Operation *scope);
+} // namespace gpu
+
+} // namespace mlir::int21::schedule
+
+#endif // INT21_TRANSFORMS_SCHEDULE_SCHEDULEINTERNAL_H
