@@ -9,6 +9,8 @@ PACKAGES=(
   cmake ninja-build ccache g++ zlib1g-dev libzstd-dev
   # LLVM/MLIR 22: libraries, tablegen, lit, FileCheck, OpenMP
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libomp-22-dev
+  # LLVM's linker: CPU engines are linked without a C compiler
+  lld-22
   # ONNX import and conformance data
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   # knowledge base

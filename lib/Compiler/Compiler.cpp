@@ -1,6 +1,7 @@
 //===- Compiler.cpp - from an imported model to an engine -----------------===//
 
 #include "int21/Compiler/Compiler.h"
+#include "int21/Runtime/EngineSupport.h"
 #include "int21/Runtime/GpuPlan.h"
 #include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
@@ -20,7 +21,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -48,10 +48,12 @@ namespace runtime = ::int21::runtime;
 
 static constexpr size_t kWeightAlign = 64;
 
-/// C source linked into every CPU engine (see the file for what and why).
-static constexpr const char kEngineSupportSource[] =
-#include "EngineSupport.inc"
-    ;
+#ifndef INT21_ENGINE_LIBS
+#define INT21_ENGINE_LIBS ""
+#endif
+#ifndef INT21_LLD
+#define INT21_LLD "/usr/lib/llvm-22/bin/ld.lld"
+#endif
 
 auto ::int21::compilerVersion() -> StringRef {
   return "int21 " INT21_VERSION " (LLVM " LLVM_VERSION_STRING ")";
@@ -428,85 +430,83 @@ static FailureOr<std::string> emitObject(ModuleOp module,
   return std::string(object.str());
 }
 
-/// Links `object` into a shared object with the system's C compiler driver
-/// (only the compiler needs it; loading the result does not).
+/// Links `objects` and the engine support code into a shared object with
+/// LLVM's ELF linker (INT21_LLD), found when int21 was built: no C compiler is
+/// run and none needs to be on PATH. The engine needs the C runtime
+/// (INT21_ENGINE_LIBS, also found then) and, for parallel code, libomp.
+///
+/// LLD runs as a process of its own, not as a library in this one: its driver
+/// resets every llvm::cl option of the process it runs in
+/// (cl::ResetAllOptionOccurrences), the options of the tool that compiles.
 static FailureOr<std::string> linkSharedObject(ModuleOp module,
-                                               StringRef object,
+                                               ArrayRef<std::string> objects,
                                                bool needsOpenMP) {
-  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc");
-  if (!driver)
-    driver = llvm::sys::findProgramByName("gcc");
-  if (!driver)
-    driver = llvm::sys::findProgramByName("clang");
-  if (!driver) {
-    module.emitError("no C compiler driver (cc, gcc or clang) found to link "
-                     "the engine's code");
+  StringRef linker = INT21_LLD;
+  if (!llvm::sys::fs::can_execute(linker)) {
+    module.emitError("cannot run the linker ")
+        << linker << " (LLVM 22's ld.lld, Debian package lld-22)";
     return failure();
   }
-  // Fixed names in a fresh directory: the support source's name is in the
-  // linked code's symbol table, and an engine should not differ from one
-  // compile to the next by a temporary file's name.
+  // Fixed names in a fresh directory, removed with everything in it.
   SmallString<128> dir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("int21-link", dir)) {
     module.emitError("cannot create a temporary directory: ") << ec.message();
     return failure();
   }
-  // Declared before the files' removers: destroyed (the directory removed)
-  // after them.
   struct DirRemover {
     SmallString<128> path;
-    ~DirRemover() { llvm::sys::fs::remove(path); }
+    ~DirRemover() { llvm::sys::fs::remove_directories(path); }
   } removeDir{dir};
-  auto inDir = [&](StringRef name) {
+  auto inDir = [&](const Twine &name) {
     SmallString<128> path(dir);
     llvm::sys::path::append(path, name);
-    return path;
+    return path.str().str();
   };
-  SmallString<128> objectPath = inDir("int21-engine.o"),
-                   libraryPath = inDir("int21-engine.so"),
-                   logPath = inDir("link.log"),
-                   supportPath = inDir("int21-support.c");
-  llvm::FileRemover removeObject(objectPath), removeLibrary(libraryPath),
-      removeLog(logPath), removeSupport(supportPath);
-  {
+  std::string libraryPath = inDir("int21-engine.so"),
+              logPath = inDir("link.log");
+  // As the C compiler driver links a shared object, and -z defs: a symbol no
+  // library defines is an error here, not when the engine is loaded. One
+  // thread: the inputs are few and small.
+  SmallVector<std::string> args = {
+      linker.str(),       "-shared",     "--build-id", "--eh-frame-hdr",
+      "--hash-style=gnu", "--as-needed", "-z",         "defs",
+      "--threads=1",      "-o",          libraryPath};
+  auto addInput = [&](const std::string &path, StringRef bytes) {
     std::error_code ec;
-    llvm::raw_fd_ostream os(supportPath, ec);
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec) {
+      os << bytes;
+      os.close();
+      ec = os.error();
+    }
     if (ec) {
-      module.emitError("cannot write ") << supportPath << ": " << ec.message();
+      module.emitError("cannot write ") << path << ": " << ec.message();
       return failure();
     }
-    os << kEngineSupportSource;
-  }
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(objectPath, ec);
-    if (ec) {
-      module.emitError("cannot write ") << objectPath << ": " << ec.message();
+    args.push_back(path);
+    return success();
+  };
+  for (auto [i, object] : llvm::enumerate(objects))
+    if (failed(addInput(inDir("int21-engine-" + Twine(i) + ".o"), object)))
       return failure();
-    }
-    os << object;
-  }
-  std::string ompDir = INT21_OPENMP_LIBDIR;
-  SmallVector<std::string> args = {*driver,
-                                   "-shared",
-                                   "-O2",
-                                   "-fPIC",
-                                   "-pthread",
-                                   "-o",
-                                   libraryPath.str().str(),
-                                   objectPath.str().str(),
-                                   supportPath.str().str()};
+  if (failed(
+          addInput(inDir("int21-support.o"), runtime::engineSupportObject())))
+    return failure();
   if (needsOpenMP) {
-    args.push_back("-L" + ompDir);
-    args.push_back("-Wl,-rpath," + ompDir);
-    args.push_back("-lomp");
+    std::string ompDir = INT21_OPENMP_LIBDIR;
+    args.append({"-rpath", ompDir, "-L" + ompDir, "-lomp"});
   }
-  args.push_back("-lm");
+  SmallVector<StringRef> libraries;
+  StringRef(INT21_ENGINE_LIBS).split(libraries, ':', -1, /*KeepEmpty=*/false);
+  for (StringRef library : libraries)
+    args.push_back(library.str());
+
   SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, logPath, logPath};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, redirects,
+  int rc = llvm::sys::ExecuteAndWait(linker, argRefs, std::nullopt, redirects,
                                      /*SecondsToWait=*/120, 0, &error);
   if (rc != 0) {
     std::string log;
@@ -528,8 +528,8 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
 }
 
 auto ::int21::compileToEngine(ModuleOp module,
-                                     const ::int21::CompileOptions &options,
-                                     llvm::raw_ostream &os) -> LogicalResult {
+                              const ::int21::CompileOptions &options,
+                              llvm::raw_ostream &os) -> LogicalResult {
   std::string error;
   FailureOr<std::string> target = resolveCPUTarget(options.target, error);
   if (failed(target))

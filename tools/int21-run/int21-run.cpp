@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "int21/Import/TensorProto.h"
 #include "int21/Runtime/Cuda.h"
 #include "int21/Runtime/Engine.h"
 #include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/TensorProto.h"
 #include "int21/Runtime/Tensors.h"
 
 #include "llvm/ADT/StringMap.h"

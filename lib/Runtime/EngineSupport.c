@@ -1,6 +1,10 @@
-// The C part of every CPU engine, compiled and linked into its shared object
-// with the model's code: the allocator that the generated code calls for its
-// temporaries (finalize-memref-to-llvm with use-generic-functions).
+//===- EngineSupport.c - The C part of every CPU engine ------------------===//
+//
+// Linked into every CPU engine's shared object with the model's code: the
+// allocator that the generated code calls for its temporaries
+// (finalize-memref-to-llvm with use-generic-functions). It is compiled once,
+// when int21 is built, and the compiler embeds the object (see
+// EngineSupport.h), so building an engine needs no C compiler.
 //
 // Buffers that per-thread tiles allocate inside loops are allocated and
 // freed on every run, many per run; with malloc, the large ones are mmap'd
@@ -8,7 +12,9 @@
 // keeps freed blocks in power-of-two size classes for the next request
 // instead. Its state lives in the engine's own library, so engines share
 // nothing; the blocks are released when the engine is unloaded.
-R"c(
+//
+//===----------------------------------------------------------------------===//
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -86,4 +92,3 @@ __attribute__((destructor)) static void releaseBlocks(void) {
       freeBlocks[c] = next;
     }
 }
-)c"

@@ -4,10 +4,14 @@
 // TensorProto messages (input_0.pb, output_0.pb, ...). These functions read
 // and write them; every error names the file and never throws.
 //
+// Library Int21TensorIO (lib/Runtime/TensorIO): protobuf and ONNX's generated
+// message classes, not libonnx, so that a tool running engines links no
+// importer.
+//
 //===----------------------------------------------------------------------===//
 
-#ifndef INT21_IMPORT_TENSORPROTO_H
-#define INT21_IMPORT_TENSORPROTO_H
+#ifndef INT21_RUNTIME_TENSORPROTO_H
+#define INT21_RUNTIME_TENSORPROTO_H
 
 #include "int21/Runtime/Engine.h"
 
@@ -32,4 +36,4 @@ llvm::Error writeTensorProto(llvm::StringRef path, llvm::StringRef name,
 
 } // namespace int21
 
-#endif // INT21_IMPORT_TENSORPROTO_H
+#endif // INT21_RUNTIME_TENSORPROTO_H

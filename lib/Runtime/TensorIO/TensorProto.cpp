@@ -1,6 +1,6 @@
 //===- TensorProto.cpp - ONNX TensorProto files <-> runtime tensors -------===//
 
-#include "int21/Import/TensorProto.h"
+#include "int21/Runtime/TensorProto.h"
 
 #include "onnx/onnx_pb.h"
 #include "llvm/Support/MemoryBuffer.h"
