@@ -183,9 +183,15 @@ struct Work {
   std::string rejection;
 };
 
+/// Whether an agent that proposes merges is in the team.
+bool proposesMerges(llvm::StringRef agent) {
+  const BuiltinAgent *builtin = findBuiltinAgent(agent);
+  return builtin && builtin->proposesMerges;
+}
 bool usesFusion(const TuneOptions &options) {
-  return options.agents.empty() ||
-         llvm::is_contained(options.agents, "fusion");
+  if (options.agents.empty())
+    return llvm::any_of(defaultTeam(false), proposesMerges);
+  return llvm::any_of(options.agents, proposesMerges);
 }
 
 /// The kernels of `module` and, when the fusion agent is in the team, the
@@ -388,13 +394,8 @@ llvm::Error Coordinator::setUp() {
     known = std::move(*all);
   }
 
-  std::vector<std::string> names = options.agents;
-  if (names.empty()) {
-    names = {"tiling", "pipeline", "cost-model", "random", "fusion"};
-    // What won before goes first (a new agent is asked first).
-    if (!known.empty())
-      names.insert(names.begin(), "knowledge");
-  }
+  std::vector<std::string> names =
+      options.agents.empty() ? defaultTeam(!known.empty()) : options.agents;
   // "none": only the external agents.
   if (names == std::vector<std::string>{"none"}) {
     names.clear();
@@ -403,20 +404,15 @@ llvm::Error Coordinator::setUp() {
           "--agents=none leaves no agent: give --agent-cmd");
   }
   for (auto [i, name] : llvm::enumerate(names)) {
-    if (name == "knowledge") {
-      if (!options.knowledgeBase)
-        return llvm::createStringError(
-            "the knowledge agent needs a knowledge base (--kb)");
-      agents.push_back(createKnowledgeAgent(known));
-      continue;
-    }
-    std::unique_ptr<Agent> agent = createBuiltinAgent(name, options.seed + i);
-    if (!agent)
-      return llvm::createStringError(
-          "unknown agent '" + name +
-          "' (built-in agents: tiling, pipeline, cost-model, random, "
-          "fusion, knowledge)");
-    agents.push_back(std::move(agent));
+    const BuiltinAgent *builtin = findBuiltinAgent(name);
+    if (!builtin)
+      return llvm::createStringError("unknown agent '" + name +
+                                     "' (built-in agents: " +
+                                     builtinAgentNames() + ")");
+    if (builtin->needsKnowledgeBase && !options.knowledgeBase)
+      return llvm::createStringError("the " + name +
+                                     " agent needs a knowledge base (--kb)");
+    agents.push_back(builtin->create({options.seed + i, known}));
   }
   for (auto [i, command] : llvm::enumerate(options.agentCommands)) {
     llvm::Expected<std::unique_ptr<Agent>> agent =
@@ -497,7 +493,7 @@ llvm::Error Coordinator::measureDefaults(std::vector<Work> defaults) {
 llvm::Error Coordinator::tryMerge(unsigned kernel) {
   std::vector<Work> proposals;
   for (std::unique_ptr<Agent> &agent : agents) {
-    if (agent->name() != "fusion")
+    if (!proposesMerges(agent->name()))
       continue;
     for (Candidate &candidate : agent->propose(board, kernel, 1)) {
       Work work;

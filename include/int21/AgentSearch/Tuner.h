@@ -55,8 +55,8 @@ struct TuneOptions {
   /// then (confirmWinner). The search's best is the fastest of many noisy
   /// measurements: its speed-up is biased up, a confirmation's is not.
   bool confirmWinners = true;
-  /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
-  /// random, fusion); {"none"}: only the external agents.
+  /// Built-in agents by name (builtinAgents() in Agent.h); empty: the
+  /// default team (defaultTeam()); {"none"}: only the external agents.
   std::vector<std::string> agents;
   /// Merged kernels (distinct fusion sites, see Fusion.h) put on the
   /// blackboard for the fusion agent at most; none without that agent.
