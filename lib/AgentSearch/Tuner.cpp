@@ -124,6 +124,27 @@ llvm::Error(::int21::search::injectFault)(ModuleOp module, llvm::StringRef kind)
   return llvm::Error::success();
 }
 
+bool(::int21::search::isTrustedRecord)(const KnowledgeRecord &record,
+                                       unsigned threads) {
+  return record.compilerVersion == ::int21::compilerVersion() &&
+         record.machine == KnowledgeBase::thisMachine() &&
+         record.threads == threads;
+}
+
+llvm::Expected<std::optional<KnowledgeRecord>>(
+    ::int21::search::findTrustedRecord)(
+    const KnowledgeBase &kb, llvm::StringRef signature, llvm::StringRef target,
+    unsigned threads, llvm::function_ref<bool(const KnowledgeRecord &)> fits) {
+  llvm::Expected<std::vector<KnowledgeRecord>> found =
+      kb.find(signature, target);
+  if (!found)
+    return found.takeError();
+  for (KnowledgeRecord &record : *found)
+    if (isTrustedRecord(record, threads) && (!fits || fits(record)))
+      return std::optional<KnowledgeRecord>(std::move(record));
+  return std::nullopt;
+}
+
 namespace {
 
 double secondsSince(Clock::time_point start) {
@@ -369,19 +390,17 @@ llvm::Error Coordinator::setUp() {
   std::vector<KnowledgeRecord> known;
   if (KnowledgeBase *kb = options.knowledgeBase) {
     kbTarget = options.kbTarget.empty() ? options.target : options.kbTarget;
-    std::string machine = KnowledgeBase::thisMachine();
     for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      llvm::Expected<std::vector<KnowledgeRecord>> found =
-          kb->find(kernel.signature, kbTarget);
-      if (!found)
-        return found.takeError();
-      for (KnowledgeRecord &record : *found)
-        if (record.compilerVersion == ::int21::compilerVersion() &&
-            record.machine == machine && record.threads == options.threads &&
-            kernel.findChoice(record.schedule.sequence)) {
-          reused[k] = std::move(record);
-          break;
-        }
+      // A record of a template the kernel no longer has is of no use.
+      llvm::Expected<std::optional<KnowledgeRecord>> trusted =
+          findTrustedRecord(*kb, kernel.signature, kbTarget, options.threads,
+                            [&](const KnowledgeRecord &record) {
+                              return kernel.findChoice(
+                                         record.schedule.sequence) != nullptr;
+                            });
+      if (!trusted)
+        return trusted.takeError();
+      reused[k] = std::move(*trusted);
       llvm::Expected<std::vector<uint64_t>> losers =
           kb->losers(kernel.signature, kbTarget);
       if (!losers)
@@ -1253,21 +1272,10 @@ llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
     unsigned threads) {
   if (llvm::Error error = lowerForScheduling(module))
     return std::move(error);
-  std::string machine = KnowledgeBase::thisMachine();
   threads = runThreads(threads);
   std::map<std::string, Schedule> schedules;
-  // The record made here by this compiler, for `signature`.
-  auto trusted = [&](llvm::StringRef signature)
-      -> llvm::Expected<std::optional<KnowledgeRecord>> {
-    llvm::Expected<std::vector<KnowledgeRecord>> found =
-        kb.find(signature, kbTarget);
-    if (!found)
-      return found.takeError();
-    for (KnowledgeRecord &record : *found)
-      if (record.compilerVersion == ::int21::compilerVersion() &&
-          record.machine == machine && record.threads == threads)
-        return std::optional<KnowledgeRecord>(std::move(record));
-    return std::nullopt;
+  auto trusted = [&](llvm::StringRef signature) {
+    return findTrustedRecord(kb, signature, kbTarget, threads);
   };
   // Merges that won, where the merged kernel's record is trusted.
   llvm::Expected<std::vector<KnowledgeMerge>> merges = kb.merges(kbTarget);
