@@ -1,5 +1,6 @@
 //===- int21-compile.cpp - ONNX model -> int21, linalg, LLVM IR or engine ---===//
 
+#include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Fusion.h"
 #include "int21/AgentSearch/Measure.h"
 #include "int21/AgentSearch/KnowledgeBase.h"
@@ -22,6 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -279,10 +281,21 @@ int main(int argc, char **argv) {
                "gives way to the default, and the speed-up reported is the "
                "one measured then (default on)"),
       cl::init(true), cl::cat(tuneCategory));
+  // The agents' names and what each does come from their registry.
+  std::string agentsDesc = "Built-in agents to search with (default: " +
+                           llvm::join(::int21::search::defaultTeam(false), ", ") +
+                           "; 'none': only --agent-cmd ones)";
+  std::string agentsTable = "\nBuilt-in agents (--agents):\n";
+  for (const ::int21::search::BuiltinAgent &agent :
+       ::int21::search::builtinAgents()) {
+    agentsTable += "  " + agent.name.str();
+    agentsTable += std::string(12 - agent.name.size(), ' ');
+    agentsTable += agent.description;
+    agentsTable += "\n";
+  }
+  cl::extrahelp agentsHelp(agentsTable);
   cl::list<std::string> agentNames(
-      "agents",
-      cl::desc("Built-in agents to search with (default: tiling, pipeline, "
-               "cost-model, random, fusion; 'none': only --agent-cmd ones)"),
+      "agents", cl::desc(agentsDesc),
       cl::CommaSeparated, cl::value_desc("name,..."), cl::cat(tuneCategory));
   cl::list<std::string> agentCommands(
       "agent-cmd",

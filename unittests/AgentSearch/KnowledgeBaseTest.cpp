@@ -3,6 +3,7 @@
 #include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Kernel.h"
 #include "int21/AgentSearch/KnowledgeBase.h"
+#include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 
@@ -177,6 +178,50 @@ TEST_F(KnowledgeBaseTest, RecordsRoundTripAndKeepTheFastest) {
   ASSERT_TRUE(bool(removed));
   EXPECT_EQ(*removed, 1u);
   EXPECT_FALSE(bool(kb->check()));
+}
+
+/// The one rule for using a record without a trial: made by this compiler,
+/// on this machine, timed on the same threads. The fastest such record of
+/// the work is the one found; any other is passed over.
+TEST_F(KnowledgeBaseTest, OnlyRecordsMadeHereAreTrusted) {
+  KnowledgeRecord here = record("tttt", 1.0, 16);
+  here.compilerVersion = int21::compilerVersion().str();
+  here.machine = KnowledgeBase::thisMachine();
+  here.threads = 2;
+  EXPECT_TRUE(isTrustedRecord(here, 2));
+  EXPECT_FALSE(isTrustedRecord(here, 1)) << "timed on other threads";
+  KnowledgeRecord otherVersion = here;
+  otherVersion.compilerVersion = "int21 0.0.0";
+  EXPECT_FALSE(isTrustedRecord(otherVersion, 2));
+  KnowledgeRecord otherMachine = here;
+  otherMachine.machine = "elsewhere (znver9)";
+  EXPECT_FALSE(isTrustedRecord(otherMachine, 2));
+
+  std::unique_ptr<KnowledgeBase> kb = open();
+  ASSERT_TRUE(kb);
+  // Faster, but from another machine and compiler: not trusted.
+  ASSERT_TRUE(bool(kb->put(record("tttt", 0.5, 8))));
+  ASSERT_TRUE(bool(kb->put(here)));
+  auto found = findTrustedRecord(*kb, "tttt", "cpu:test:test", 2);
+  ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->schedule.knobs.at("reg_n"), 16);
+  EXPECT_DOUBLE_EQ((*found)->time.medianMs, 1.0);
+  for (unsigned threads : {1u, 4u}) {
+    found = findTrustedRecord(*kb, "tttt", "cpu:test:test", threads);
+    ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+    EXPECT_FALSE(found->has_value()) << threads;
+  }
+  found = findTrustedRecord(*kb, "tttt", "cpu:other:other", 2);
+  ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+  EXPECT_FALSE(found->has_value());
+  // `fits` passes over a trusted record the kernel cannot use.
+  found = findTrustedRecord(*kb, "tttt", "cpu:test:test", 2,
+                            [](const KnowledgeRecord &r) {
+                              return r.schedule.sequence != "cpu.matmul";
+                            });
+  ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+  EXPECT_FALSE(found->has_value());
 }
 
 TEST_F(KnowledgeBaseTest, ForeignAndCorruptFilesAreRefused) {

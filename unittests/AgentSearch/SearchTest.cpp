@@ -219,6 +219,61 @@ TEST_F(SearchTest, AgentsProposeValidNewCandidates) {
   EXPECT_EQ(createBuiltinAgent("oracle", 1), nullptr);
 }
 
+/// The registry: every built-in agent builds under its own name and says of
+/// itself what its entry says; the default team is built from it.
+TEST_F(SearchTest, AgentRegistryBuildsEveryAgent) {
+  ASSERT_FALSE(builtinAgents().empty());
+  for (const BuiltinAgent &entry : builtinAgents()) {
+    EXPECT_EQ(findBuiltinAgent(entry.name), &entry);
+    EXPECT_FALSE(entry.description.empty()) << entry.name.str();
+    std::unique_ptr<Agent> agent = createBuiltinAgent(entry.name, 3);
+    ASSERT_TRUE(agent) << entry.name.str();
+    EXPECT_EQ(agent->name(), entry.name);
+    EXPECT_EQ(agent->seedsEachKernel(), entry.seedsEachKernel)
+        << entry.name.str();
+    EXPECT_TRUE(builtinAgentNames().find(entry.name.str()) !=
+                std::string::npos);
+  }
+  EXPECT_EQ(findBuiltinAgent("oracle"), nullptr);
+
+  std::vector<std::string> team = defaultTeam(/*withKnowledge=*/false);
+  std::vector<std::string> withKnowledge = defaultTeam(true);
+  ASSERT_FALSE(team.empty());
+  EXPECT_EQ(withKnowledge.size(), team.size() + 1);
+  for (const std::string &name : team) {
+    const BuiltinAgent *entry = findBuiltinAgent(name);
+    ASSERT_TRUE(entry) << name;
+    EXPECT_TRUE(entry->inDefaultTeam && !entry->needsKnowledgeBase) << name;
+  }
+  // What won before leads the team: its first proposal seeds each kernel.
+  const BuiltinAgent *first = findBuiltinAgent(withKnowledge.front());
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(first->needsKnowledgeBase && first->seedsEachKernel);
+  EXPECT_TRUE(std::equal(team.begin(), team.end(), withKnowledge.begin() + 1));
+}
+
+/// A search with an unknown agent stops before any trial with an error that
+/// lists the agents it knows.
+TEST_F(SearchTest, UnknownAgentErrorListsTheKnownOnes) {
+  TuneOptions options;
+  options.agents = {"tiling", "oracle"};
+  std::string progress;
+  llvm::raw_string_ostream os(progress);
+  llvm::Expected<TuneResult> result = tuneModule(*module, options, os);
+  ASSERT_FALSE(result);
+  std::string error = llvm::toString(result.takeError());
+  EXPECT_NE(error.find("unknown agent 'oracle'"), std::string::npos) << error;
+  for (const BuiltinAgent &entry : builtinAgents())
+    EXPECT_NE(error.find(entry.name.str()), std::string::npos) << error;
+  EXPECT_TRUE(progress.empty()) << progress;
+
+  options.agents = {"knowledge"};
+  result = tuneModule(*module, options, os);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(llvm::toString(result.takeError()),
+            "the knowledge agent needs a knowledge base (--kb)");
+}
+
 /// Records trials of random schedules of `choice` on kernel 0 of `board`,
 /// timed by `synthetic`, until the board holds `total` trials; returns the
 /// mean register-tile width of those schedules.

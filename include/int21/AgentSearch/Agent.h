@@ -16,6 +16,7 @@
 #include "int21/AgentSearch/Blackboard.h"
 #include "int21/AgentSearch/KnowledgeBase.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -62,16 +63,64 @@ std::unique_ptr<Agent> createFusionAgent();
 /// another compiler version or machine: to be measured again), then those of
 /// the most similar work (same op kind and element types, nearest
 /// dimensions), fitted to the kernel's knob domains.
-std::unique_ptr<Agent> createKnowledgeAgent(std::vector<KnowledgeRecord> records);
+std::unique_ptr<Agent>
+createKnowledgeAgent(std::vector<KnowledgeRecord> records);
 /// Any program speaking the JSON-lines protocol of docs/agent-protocol.md on
 /// its stdin/stdout, started with `/bin/sh -c command`.
 llvm::Expected<std::unique_ptr<Agent>>
 createExternalAgent(const std::string &command, uint64_t seed);
 
-/// The built-in agents by name ("random", "tiling", "pipeline",
-/// "cost-model", "fusion"); null for an unknown name.
-std::unique_ptr<Agent> createBuiltinAgent(llvm::StringRef name,
-                                          uint64_t seed);
+/// What a built-in agent is built from: its seed (the search's seed plus the
+/// agent's place in the team) and the knowledge base's records of the
+/// target (empty without a knowledge base).
+struct AgentSetup {
+  uint64_t seed = 0;
+  llvm::ArrayRef<KnowledgeRecord> records;
+};
+
+/// A built-in agent as the search knows it: the one place that says its
+/// name, how it is built and what part it takes in a search.
+struct BuiltinAgent {
+  /// Agent::name() of the agents it builds, and its name for --agents.
+  llvm::StringRef name;
+  /// One line for --help.
+  llvm::StringRef description;
+  std::unique_ptr<Agent> (*create)(const AgentSetup &setup);
+  /// In the team a search uses when none is named (TuneOptions::agents
+  /// empty).
+  bool inDefaultTeam;
+  /// Built from the knowledge base's records: named without a knowledge
+  /// base it is an error, and it joins the default team only when the
+  /// knowledge base holds records of the target.
+  bool needsKnowledgeBase;
+  /// Its agents seed each kernel (Agent::seedsEachKernel): it leads the
+  /// default team.
+  bool seedsEachKernel;
+  /// It proposes the merged kernels (Kernel::mergeOf): those are put on the
+  /// blackboard only when it is in the team, and a merged kernel's first
+  /// trial is its proposal.
+  bool proposesMerges;
+};
+
+/// Every built-in agent, in the order messages list them.
+llvm::ArrayRef<BuiltinAgent> builtinAgents();
+
+/// The built-in agent called `name`, or null.
+const BuiltinAgent *findBuiltinAgent(llvm::StringRef name);
+
+/// The names of the default team: the built-in agents in it, those that
+/// seed each kernel first; those that need a knowledge base only when
+/// `withKnowledge` (the knowledge base holds records of the target).
+std::vector<std::string> defaultTeam(bool withKnowledge);
+
+/// Every built-in agent's name, joined with ", " ("tiling, pipeline, ...").
+std::string builtinAgentNames();
+
+/// The built-in agent called `name` (see builtinAgents), built with `seed`
+/// and `records`; null for an unknown name.
+std::unique_ptr<Agent>
+createBuiltinAgent(llvm::StringRef name, uint64_t seed,
+                   llvm::ArrayRef<KnowledgeRecord> records = {});
 
 } // namespace int21::search
 

@@ -19,6 +19,7 @@
 #include "int21/AgentSearch/KnowledgeBase.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,8 +56,8 @@ struct TuneOptions {
   /// then (confirmWinner). The search's best is the fastest of many noisy
   /// measurements: its speed-up is biased up, a confirmation's is not.
   bool confirmWinners = true;
-  /// Built-in agents by name; empty: the team (tiling, pipeline, cost-model,
-  /// random, fusion); {"none"}: only the external agents.
+  /// Built-in agents by name (builtinAgents() in Agent.h); empty: the
+  /// default team (defaultTeam()); {"none"}: only the external agents.
   std::vector<std::string> agents;
   /// Merged kernels (distinct fusion sites, see Fusion.h) put on the
   /// blackboard for the fusion agent at most; none without that agent.
@@ -188,9 +189,24 @@ llvm::Expected<TuneResult> tuneAndApply(mlir::ModuleOp module,
 /// to before int21::compileToEngine.
 llvm::Error lowerForScheduling(mlir::ModuleOp module);
 
+/// Whether a knowledge-base record holds here as it is: made by this
+/// compiler version, on this machine (KnowledgeBase::thisMachine()), timed
+/// on `threads` threads. Only such a record's schedule is used without a
+/// trial (by a search and by applyKnowledge); any other is a starting point,
+/// measured again before it is trusted.
+bool isTrustedRecord(const KnowledgeRecord &record, unsigned threads);
+
+/// The fastest of `kb`'s records of `signature` on `target` that is trusted
+/// (isTrustedRecord) and, when `fits` is given, that `fits`; none when no
+/// record is.
+llvm::Expected<std::optional<KnowledgeRecord>> findTrustedRecord(
+    const KnowledgeBase &kb, llvm::StringRef signature, llvm::StringRef target,
+    unsigned threads,
+    llvm::function_ref<bool(const KnowledgeRecord &)> fits = nullptr);
+
 /// Without a search: lowers an imported int21 `module` as tuneAndApply does
-/// and gives every kernel that `kb` holds a record of, made by this compiler
-/// on this machine for `kbTarget` and timed on `threads` threads (0:
+/// and gives every kernel that `kb` holds a trusted record of
+/// (findTrustedRecord) for `kbTarget`, timed on `threads` threads (0:
 /// Engine::defaultThreads()), that record's schedule (and merges the sites
 /// whose merge won).
 struct KnowledgeApplied {

@@ -162,18 +162,3 @@ bool detail::alreadyProposed(const Blackboard &board, const Kernel &kernel,
            c.schedule.knobs == schedule.knobs;
   });
 }
-
-std::unique_ptr<Agent> int21::search::createBuiltinAgent(llvm::StringRef name,
-                                                         uint64_t seed) {
-  if (name == "random")
-    return createRandomAgent(seed);
-  if (name == "tiling")
-    return createTilingAgent(seed);
-  if (name == "pipeline")
-    return createPipelineAgent(seed);
-  if (name == "cost-model")
-    return createCostModelAgent(seed);
-  if (name == "fusion")
-    return createFusionAgent();
-  return nullptr;
-}
