@@ -138,4 +138,61 @@ TEST_F(MatmulChoicesTest, GPUMatmulKnobsAndPromotion) {
   EXPECT_TRUE(schedule::isPlausible(odd, odd.defaults, why)) << why;
 }
 
+// The registry reads each template's knobs from its own tune.knob and
+// tune.alternatives ops, those of included sequences too, and knows which
+// target a template serves.
+TEST(TemplateRegistryTest, ReadsKnobsFromTheTemplates) {
+  const schedule::TemplateRegistry &registry =
+      schedule::TemplateRegistry::get();
+  const schedule::TemplateSpec *matmul = registry.lookup("cpu.matmul");
+  ASSERT_NE(matmul, nullptr);
+  EXPECT_EQ(matmul->target, ScheduleTarget::CPU);
+  EXPECT_EQ(matmul->knobList(),
+            "par_m, par_n, cache_k, reg_m, reg_n, reg_k, pack_b, cache_n");
+  // pack_b selects the alternative of the same name: one knob of two values.
+  const schedule::KnobSpec *packB = matmul->lookup("pack_b");
+  ASSERT_NE(packB, nullptr);
+  EXPECT_EQ(packB->regions, 2u);
+  EXPECT_EQ(matmul->lookup("reg_k")->selected, 1);
+  const schedule::TemplateSpec *gpuMatmul = registry.lookup("gpu.matmul");
+  ASSERT_NE(gpuMatmul, nullptr);
+  EXPECT_EQ(gpuMatmul->target, ScheduleTarget::GPU);
+  EXPECT_NE(gpuMatmul->lookup("promote"), nullptr);
+  // Sequences the templates include are not templates themselves.
+  EXPECT_EQ(registry.lookup("cpu.peel"), nullptr);
+  EXPECT_EQ(registry.lookup("cpu.matmul_cache_tiles"), nullptr);
+
+  std::string error;
+  schedule::Knobs knobs;
+  knobs["reg_n"] = 16;
+  EXPECT_TRUE(succeeded(registry.check("cpu.matmul", knobs, error))) << error;
+  knobs["reg_nn"] = 16;
+  EXPECT_TRUE(failed(registry.check("cpu.matmul", knobs, error)));
+  EXPECT_EQ(error.rfind("template @cpu.matmul has no knob 'reg_nn'", 0), 0u)
+      << error;
+  EXPECT_TRUE(failed(registry.check("cpu.nosuch", schedule::Knobs(), error)));
+  EXPECT_EQ(error, "unknown schedule template @cpu.nosuch");
+  schedule::Knobs alternative;
+  alternative["pack_b"] = 2;
+  EXPECT_TRUE(failed(registry.check("cpu.matmul", alternative, error)));
+  EXPECT_NE(error.find("names no alternative"), std::string::npos) << error;
+}
+
+// A proposal for some work (a library record, an agent's) is checked against
+// the domains of that work; a tile above the dimension it tiles is one tile.
+TEST(TemplateRegistryTest, ProposalsAreCheckedAgainstTheWork) {
+  std::string error;
+  schedule::Knobs knobs;
+  knobs["reg_n"] = 17;
+  EXPECT_TRUE(failed(
+      schedule::checkProposal("cpu.matmul", knobs, {64, 256, 128}, error)));
+  EXPECT_EQ(error, "knob 'reg_n' of template @cpu.matmul = 17 is outside its "
+                   "domain for this work [8, 16, 24, 32, 48, 64]");
+  knobs["reg_n"] = 16;
+  knobs["par_m"] = 4096;
+  EXPECT_TRUE(succeeded(
+      schedule::checkProposal("cpu.matmul", knobs, {64, 256, 128}, error)))
+      << error;
+}
+
 } // namespace
