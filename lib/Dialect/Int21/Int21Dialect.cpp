@@ -57,7 +57,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // index of its region).
   for (NamedAttribute knob : knobs) {
     auto value = dyn_cast<IntegerAttr>(knob.getValue());
-    if (!value || value.getType().isInteger(1))
+    if (!value || value.getType().isInteger(1) ||
+        value.getValue().getSignificantBits() > 64)
       return emitError() << "knob '" << knob.getName().getValue()
                          << "' of template " << sequence
                          << " expects an integer (i64), got "

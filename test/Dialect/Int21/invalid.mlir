@@ -819,6 +819,13 @@ func.func @schedule_bool_knob() attributes {s = #int21.schedule<@cpu.matmul, {pa
 
 // -----
 
+// expected-error @+1 {{knob 'reg_n' of template @cpu.matmul expects an integer (i64), got 36893488147419103232 : i128}}
+func.func @schedule_wide_knob() attributes {s = #int21.schedule<@cpu.matmul, {reg_n = 36893488147419103232 : i128}>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{knob 'pack_b' of template @cpu.matmul = 2 names no alternative (0 to 1)}}
 func.func @schedule_no_such_alternative() attributes {s = #int21.schedule<@cpu.matmul, {pack_b = 2 : i64}>} {
   return

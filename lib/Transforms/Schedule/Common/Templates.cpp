@@ -248,7 +248,8 @@ static LogicalResult checkKnob(const TemplateSpec &spec, StringRef name,
   }
   if (value) {
     auto typed = dyn_cast<IntegerAttr>(value);
-    if (!typed || typed.getType().isInteger(1)) {
+    if (!typed || typed.getType().isInteger(1) ||
+        typed.getValue().getSignificantBits() > 64) {
       std::string text;
       llvm::raw_string_ostream os(text);
       value.print(os);
