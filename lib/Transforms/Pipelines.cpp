@@ -106,7 +106,7 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
   // Temporaries go through the engine's own caching allocator
-  // (lib/Compiler/EngineSupport.inc), not malloc.
+  // (lib/Runtime/EngineSupport.c), not malloc.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));

@@ -32,7 +32,7 @@ func.func @pack_b(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x
 // -----
 
 // By default B is packed where its rows are a multiple of 4 KiB apart and the
-// thread tile has many rows (DefaultKnobs.cpp): panels one register tile
+// thread tile has many rows (CPU/Rules.cpp): panels one register tile
 // (32 columns) wide.
 // CHECK-LABEL: func.func @pack_b_default
 // CHECK: bufferization.alloc_tensor() : tensor<16x32xf32>

@@ -94,7 +94,7 @@ module attributes {transform.with_named_sequence} {
   // register tiles sweep falls into a few cache sets and is evicted from L1
   // before it is reused; the copy is contiguous and stays in L1 across all
   // the rows of A in the thread tile, which pays for the copy when there are
-  // many of them (DefaultKnobs.cpp decides).
+  // many of them (CPU/Rules.cpp decides).
   //
   // pack_b is a knob that selects the alternative, under the same name: its
   // default then comes from the shape like any knob's, the search sees one

@@ -4,7 +4,7 @@
 // into blocks and threads and fuses the rest of the group into both (see
 // @gpu.tile_fuse_<n>d in common.mlir): a thread computes its outputs from
 // start to end, reductions included. The classes differ in their default
-// knobs (DefaultKnobs: gpu::parallelKnobs) and are separate so that the
+// knobs (GPU/Rules.cpp: parallelKnobs) and are separate so that the
 // search and the knowledge base keep them apart.
 // Knobs: blk_<d> block tile of dimension d, thr_<d> threads along d.
 module attributes {transform.with_named_sequence} {
