@@ -1,6 +1,8 @@
 //===- Compiler.cpp - from an imported model to an engine -----------------===//
 
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/ObjectCache.h"
+#include "int21/Compiler/ParallelCodegen.h"
 #include "int21/Runtime/GpuPlan.h"
 #include "int21/Transforms/CPUSchedule.h"
 #include "int21/Transforms/Passes.h"
@@ -63,14 +65,6 @@ auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
   registerAllExtensions(registry);
   mlir::int21::cpu::registerTransformExtension(registry);
   registerAllToLLVMIRTranslations(registry);
-}
-
-static void initializeNativeTarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
 }
 
 auto ::int21::resolveCPUTarget(StringRef target,
@@ -292,42 +286,41 @@ auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
   return ptx;
 }
 
-static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(ModuleOp module, StringRef target, unsigned optLevel) {
-  initializeNativeTarget();
+/// What LLVM compiles for: `target` is a resolved "cpu:<triple>:<cpu>"; the
+/// host CPU's features when it names the host CPU.
+static ::int21::CodegenTarget codegenTarget(StringRef target,
+                                            unsigned optLevel) {
   SmallVector<StringRef, 3> parts;
   target.split(parts, ':');
-  llvm::Triple triple(parts[1]);
-  std::string error;
-  const llvm::Target *llvmTarget =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget) {
-    module.emitError("no LLVM target for '") << parts[1] << "': " << error;
-    return nullptr;
-  }
-  std::string features;
+  ::int21::CodegenTarget result;
+  result.triple = parts[1].str();
+  result.cpu = parts[2].str();
   if (parts[2] == llvm::sys::getHostCPUName()) {
     llvm::SubtargetFeatures list;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       list.AddFeature(feature.first(), feature.second);
-    features = list.getString();
+    result.features = list.getString();
   }
-  llvm::CodeGenOptLevel level = optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
-                                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                                                : llvm::CodeGenOptLevel::None;
-  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      triple, parts[2], features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, level));
+  result.optLevel = optLevel;
+  return result;
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+targetMachineFor(ModuleOp module, StringRef target, unsigned optLevel) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = ::int21::createTargetMachine(
+      codegenTarget(target, optLevel), error);
   if (!machine)
-    module.emitError("cannot create an LLVM target machine for '")
-        << target << "'";
+    module.emitError(error);
   return machine;
 }
 
-auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
-                         const ::int21::CompileOptions &options, EngineMetadata &meta,
-                         std::string &weights) -> std::unique_ptr<llvm::Module> {
+/// The module lowered by lowerToLLVMDialect as LLVM IR for the target, not
+/// yet optimised, its kernels marked for the split (see translateToLLVMIR).
+static std::unique_ptr<llvm::Module>
+translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
+                     const ::int21::CompileOptions &options,
+                     EngineMetadata &meta, std::string &weights) {
   MLIRContext *ctx = module.getContext();
   auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
   if (!main) {
@@ -379,7 +372,7 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
       module->removeAttr(attr.getName());
 
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, meta.target, options.optLevel);
+      targetMachineFor(module, meta.target, options.optLevel);
   if (!machine)
     return nullptr;
 
@@ -394,6 +387,23 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
+  ::int21::markKernels(*llvmModule);
+  return llvmModule;
+}
+
+auto ::int21::translateToLLVMIR(ModuleOp module,
+                                llvm::LLVMContext &llvmContext,
+                                const ::int21::CompileOptions &options,
+                                EngineMetadata &meta, std::string &weights)
+    -> std::unique_ptr<llvm::Module> {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateUnoptimized(module, llvmContext, options, meta, weights);
+  if (!llvmModule)
+    return nullptr;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      targetMachineFor(module, meta.target, options.optLevel);
+  if (!machine)
+    return nullptr;
   auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
   if (llvm::Error error = optimize(llvmModule.get())) {
     module.emitError("LLVM optimisation failed: ")
@@ -407,29 +417,10 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
 // Object code and engine
 //===----------------------------------------------------------------------===//
 
-static FailureOr<std::string> emitObject(ModuleOp module,
-                                         llvm::Module &llvmModule,
-                                         StringRef target, unsigned optLevel) {
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, target, optLevel);
-  if (!machine)
-    return failure();
-  SmallString<0> object;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager pm;
-  if (machine->addPassesToEmitFile(pm, os, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile)) {
-    module.emitError("the LLVM target cannot emit object files");
-    return failure();
-  }
-  pm.run(llvmModule);
-  return std::string(object.str());
-}
-
-/// Links `object` into a shared object with the system's C compiler driver
+/// Links `objects` into a shared object with the system's C compiler driver
 /// (only the compiler needs it; loading the result does not).
 static FailureOr<std::string> linkSharedObject(ModuleOp module,
-                                               StringRef object,
+                                               ArrayRef<std::string> objects,
                                                bool needsOpenMP) {
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc");
   if (!driver)
@@ -461,12 +452,11 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
     llvm::sys::path::append(path, name);
     return path;
   };
-  SmallString<128> objectPath = inDir("int21-engine.o"),
-                   libraryPath = inDir("int21-engine.so"),
+  SmallString<128> libraryPath = inDir("int21-engine.so"),
                    logPath = inDir("link.log"),
                    supportPath = inDir("int21-support.c");
-  llvm::FileRemover removeObject(objectPath), removeLibrary(libraryPath),
-      removeLog(logPath), removeSupport(supportPath);
+  llvm::FileRemover removeLibrary(libraryPath), removeLog(logPath),
+      removeSupport(supportPath);
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(supportPath, ec);
@@ -476,11 +466,18 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
     }
     os << kEngineSupportSource;
   }
-  {
+  SmallVector<std::string> objectPaths;
+  std::vector<llvm::FileRemover> removeObjects;
+  removeObjects.reserve(objects.size());
+  for (auto [index, object] : llvm::enumerate(objects)) {
+    objectPaths.push_back(
+        inDir("int21-engine-" + std::to_string(index) + ".o").str().str());
+    removeObjects.emplace_back(objectPaths.back());
     std::error_code ec;
-    llvm::raw_fd_ostream os(objectPath, ec);
+    llvm::raw_fd_ostream os(objectPaths.back(), ec);
     if (ec) {
-      module.emitError("cannot write ") << objectPath << ": " << ec.message();
+      module.emitError("cannot write ")
+          << objectPaths.back() << ": " << ec.message();
       return failure();
     }
     os << object;
@@ -492,9 +489,9 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
                                    "-fPIC",
                                    "-pthread",
                                    "-o",
-                                   libraryPath.str().str(),
-                                   objectPath.str().str(),
-                                   supportPath.str().str()};
+                                   libraryPath.str().str()};
+  args.append(objectPaths.begin(), objectPaths.end());
+  args.push_back(supportPath.str().str());
   if (needsOpenMP) {
     args.push_back("-L" + ompDir);
     args.push_back("-Wl,-rpath," + ompDir);
@@ -544,17 +541,42 @@ auto ::int21::compileToEngine(ModuleOp module,
     timer = options.timing->nest(StringRef("LLVM"));
   llvm::LLVMContext llvmContext;
   std::string weights;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateToLLVMIR(module, llvmContext, options, *meta, weights);
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    std::optional<TimingScope> translateTimer;
+    if (timer)
+      translateTimer = timer->nest(StringRef("translate to LLVM IR"));
+    llvmModule = translateUnoptimized(module, llvmContext, options, *meta,
+                                      weights);
+  }
   if (!llvmModule)
     return failure();
   bool needsOpenMP = llvmModule->getFunction("__kmpc_fork_call") != nullptr;
-  FailureOr<std::string> object =
-      emitObject(module, *llvmModule, *target, options.optLevel);
-  if (failed(object))
-    return failure();
+
+  // Every kernel optimised and compiled on its own, in parallel, through the
+  // object cache.
+  std::optional<::int21::ObjectCache> cache;
+  if (options.objectCache) {
+    std::optional<std::string> dir =
+        options.objectCacheDir.empty() ? ::int21::ObjectCache::defaultDirectory()
+                                       : options.objectCacheDir;
+    if (dir)
+      cache.emplace(*dir);
+  }
+  ::int21::CodegenOptions codegen;
+  codegen.target = codegenTarget(*target, options.optLevel);
+  codegen.threads = options.codegenThreads;
+  codegen.cache = cache ? &*cache : nullptr;
+  codegen.timing = timer ? &*timer : nullptr;
+  llvm::Expected<::int21::CodegenResult> objects =
+      ::int21::compileInParts(*llvmModule, codegen);
+  if (!objects)
+    return module.emitError(llvm::toString(objects.takeError()));
+  std::optional<TimingScope> linkTimer;
+  if (timer)
+    linkTimer = timer->nest(StringRef("link"));
   FailureOr<std::string> library =
-      linkSharedObject(module, *object, needsOpenMP);
+      linkSharedObject(module, objects->objects, needsOpenMP);
   if (failed(library))
     return failure();
   std::vector<runtime::Section> sections = {
