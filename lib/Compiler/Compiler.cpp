@@ -572,6 +572,8 @@ auto ::int21::compileToEngine(ModuleOp module,
       ::int21::compileInParts(*llvmModule, codegen);
   if (!objects)
     return module.emitError(llvm::toString(objects.takeError()));
+  if (cache)
+    cache->prune();
   std::optional<TimingScope> linkTimer;
   if (timer)
     linkTimer = timer->nest(StringRef("link"));

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CachePruning.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -70,8 +72,17 @@ std::string ObjectCache::key(llvm::ArrayRef<char> bitcode,
 
 std::string ObjectCache::entryPath(StringRef key) const {
   llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, key + ".o");
+  llvm::sys::path::append(path, "llvmcache-" + key);
   return path.str().str();
+}
+
+void ObjectCache::prune() const {
+  llvm::CachePruningPolicy policy;
+  policy.Interval = std::chrono::minutes(20);
+  policy.Expiration = std::chrono::hours(4 * 7 * 24);
+  policy.MaxSizeBytes = uint64_t(1) << 30;
+  policy.MaxSizePercentageOfAvailableSpace = 75;
+  llvm::pruneCache(directory, policy);
 }
 
 std::optional<std::string> ObjectCache::lookup(StringRef key) const {
@@ -94,6 +105,16 @@ std::optional<std::string> ObjectCache::lookup(StringRef key) const {
   if (object.size() != size ||
       llvm::xxh3_64bits(llvm::arrayRefFromStringRef(object)) != checksum)
     return std::nullopt;
+  // Used now: the pruner removes the least recently used entries first
+  // (atime alone is not kept up to date on every file system).
+  int fd;
+  if (!llvm::sys::fs::openFileForWrite(entryPath(key), fd,
+                                       llvm::sys::fs::CD_OpenExisting,
+                                       llvm::sys::fs::OF_Append)) {
+    auto now = std::chrono::system_clock::now();
+    (void)llvm::sys::fs::setLastAccessAndModificationTime(fd, now, now);
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
   return object.str();
 }
 
@@ -109,7 +130,7 @@ bool ObjectCache::store(StringRef key, StringRef object,
   }
   std::string path = entryPath(key);
   llvm::Expected<llvm::sys::fs::TempFile> temp =
-      llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
+      llvm::sys::fs::TempFile::create(path + "-tmp-%%%%%%");
   if (!temp) {
     error = "cannot write '" + path + "': " + llvm::toString(temp.takeError());
     return false;

@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <unistd.h>
 
 using int21::ObjectCache;
 
@@ -119,4 +121,29 @@ TEST_F(ObjectCacheTest, DefaultDirectory) {
   ::setenv("INT21_OBJECT_CACHE", "off", 1);
   EXPECT_FALSE(ObjectCache::defaultDirectory());
   ::unsetenv("INT21_OBJECT_CACHE");
+}
+
+TEST_F(ObjectCacheTest, PruneRemovesEntriesNotUsedForWeeks) {
+  ObjectCache cache(dir);
+  std::string used = keyOf("used", "znver4"), unused = keyOf("unused", "znver4");
+  std::string error;
+  ASSERT_TRUE(cache.store(used, "object", error)) << error;
+  ASSERT_TRUE(cache.store(unused, "object", error)) << error;
+  auto age = [&](llvm::StringRef key) {
+    int fd;
+    ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+        cache.entryPath(key), fd, llvm::sys::fs::CD_OpenExisting,
+        llvm::sys::fs::OF_Append));
+    auto then = std::chrono::system_clock::now() - std::chrono::hours(24 * 60);
+    ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(fd, then, then));
+    ::close(fd);
+  };
+  age(used);
+  age(unused);
+  // A hit marks the entry used.
+  ASSERT_TRUE(cache.lookup(used));
+  cache.prune();
+  EXPECT_TRUE(cache.lookup(used));
+  EXPECT_FALSE(cache.lookup(unused));
+  EXPECT_FALSE(llvm::sys::fs::exists(cache.entryPath(unused)));
 }

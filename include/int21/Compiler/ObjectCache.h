@@ -9,7 +9,8 @@
 // Entries are written atomically (a temporary file renamed over the entry),
 // so several processes may share one directory; each starts with a header
 // holding its key, size and checksum, and an entry that does not match it
-// (truncated, corrupt) is a miss, never trusted.
+// (truncated, corrupt) is a miss, never trusted. llvm::pruneCache keeps the
+// directory within bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +53,16 @@ public:
   bool store(llvm::StringRef key, llvm::StringRef object,
              std::string &error) const;
 
-  /// The file an entry lives in.
+  /// The file an entry lives in (`llvmcache-<key>`, the names
+  /// llvm::pruneCache considers).
   std::string entryPath(llvm::StringRef key) const;
+
+  /// Keeps the cache within bounds, at most every 20 minutes (a timestamp
+  /// file says when it last ran): entries not used for four weeks are
+  /// removed, then the least recently used ones while the cache holds more
+  /// than 1 GiB or 75% of the free disk space. A lookup that finds an entry
+  /// marks it used.
+  void prune() const;
 
   llvm::StringRef path() const { return directory; }
 

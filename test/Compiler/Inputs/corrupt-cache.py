@@ -4,7 +4,8 @@ flipped. The compiler must recompile both, never trust them."""
 import os
 import sys
 
-entries = sorted(f for f in os.listdir(sys.argv[1]) if f.endswith(".o"))
+entries = sorted(f for f in os.listdir(sys.argv[1])
+                 if f.startswith("llvmcache-") and f != "llvmcache.timestamp")
 first, second = (os.path.join(sys.argv[1], f) for f in entries[:2])
 with open(first, "r+b") as f:
     f.truncate(os.path.getsize(first) // 2)
