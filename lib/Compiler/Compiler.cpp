@@ -2,6 +2,8 @@
 
 #include "int21/Compiler/Compiler.h"
 #include "int21/Runtime/EngineSupport.h"
+#include "int21/Compiler/ObjectCache.h"
+#include "int21/Compiler/ParallelCodegen.h"
 #include "int21/Runtime/GpuPlan.h"
 #include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
@@ -67,14 +69,6 @@ auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
   // checks every #int21.schedule).
   mlir::int21::schedule::registerScheduleDialects(registry);
   registerAllToLLVMIRTranslations(registry);
-}
-
-static void initializeNativeTarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
 }
 
 auto ::int21::resolveCPUTarget(StringRef target,
@@ -296,42 +290,41 @@ auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
   return ptx;
 }
 
-static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(ModuleOp module, StringRef target, unsigned optLevel) {
-  initializeNativeTarget();
+/// What LLVM compiles for: `target` is a resolved "cpu:<triple>:<cpu>"; the
+/// host CPU's features when it names the host CPU.
+static ::int21::CodegenTarget codegenTarget(StringRef target,
+                                            unsigned optLevel) {
   SmallVector<StringRef, 3> parts;
   target.split(parts, ':');
-  llvm::Triple triple(parts[1]);
-  std::string error;
-  const llvm::Target *llvmTarget =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget) {
-    module.emitError("no LLVM target for '") << parts[1] << "': " << error;
-    return nullptr;
-  }
-  std::string features;
+  ::int21::CodegenTarget result;
+  result.triple = parts[1].str();
+  result.cpu = parts[2].str();
   if (parts[2] == llvm::sys::getHostCPUName()) {
     llvm::SubtargetFeatures list;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       list.AddFeature(feature.first(), feature.second);
-    features = list.getString();
+    result.features = list.getString();
   }
-  llvm::CodeGenOptLevel level = optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
-                                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                                                : llvm::CodeGenOptLevel::None;
-  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      triple, parts[2], features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, level));
+  result.optLevel = optLevel;
+  return result;
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+targetMachineFor(ModuleOp module, StringRef target, unsigned optLevel) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = ::int21::createTargetMachine(
+      codegenTarget(target, optLevel), error);
   if (!machine)
-    module.emitError("cannot create an LLVM target machine for '")
-        << target << "'";
+    module.emitError(error);
   return machine;
 }
 
-auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
-                         const ::int21::CompileOptions &options, EngineMetadata &meta,
-                         std::string &weights) -> std::unique_ptr<llvm::Module> {
+/// The module lowered by lowerToLLVMDialect as LLVM IR for the target, not
+/// yet optimised, its kernels marked for the split (see translateToLLVMIR).
+static std::unique_ptr<llvm::Module>
+translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
+                     const ::int21::CompileOptions &options,
+                     EngineMetadata &meta, std::string &weights) {
   MLIRContext *ctx = module.getContext();
   auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main");
   if (!main) {
@@ -383,7 +376,7 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
       module->removeAttr(attr.getName());
 
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, meta.target, options.optLevel);
+      targetMachineFor(module, meta.target, options.optLevel);
   if (!machine)
     return nullptr;
 
@@ -398,6 +391,23 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
+  ::int21::markKernels(*llvmModule);
+  return llvmModule;
+}
+
+auto ::int21::translateToLLVMIR(ModuleOp module,
+                                llvm::LLVMContext &llvmContext,
+                                const ::int21::CompileOptions &options,
+                                EngineMetadata &meta, std::string &weights)
+    -> std::unique_ptr<llvm::Module> {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateUnoptimized(module, llvmContext, options, meta, weights);
+  if (!llvmModule)
+    return nullptr;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      targetMachineFor(module, meta.target, options.optLevel);
+  if (!machine)
+    return nullptr;
   auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
   if (llvm::Error error = optimize(llvmModule.get())) {
     module.emitError("LLVM optimisation failed: ")
@@ -410,25 +420,6 @@ auto ::int21::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
 //===----------------------------------------------------------------------===//
 // Object code and engine
 //===----------------------------------------------------------------------===//
-
-static FailureOr<std::string> emitObject(ModuleOp module,
-                                         llvm::Module &llvmModule,
-                                         StringRef target, unsigned optLevel) {
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(module, target, optLevel);
-  if (!machine)
-    return failure();
-  SmallString<0> object;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager pm;
-  if (machine->addPassesToEmitFile(pm, os, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile)) {
-    module.emitError("the LLVM target cannot emit object files");
-    return failure();
-  }
-  pm.run(llvmModule);
-  return std::string(object.str());
-}
 
 /// Links `objects` and the engine support code into a shared object with
 /// LLVM's ELF linker (INT21_LLD), found when int21 was built: no C compiler is
@@ -546,17 +537,44 @@ auto ::int21::compileToEngine(ModuleOp module,
     timer = options.timing->nest(StringRef("LLVM"));
   llvm::LLVMContext llvmContext;
   std::string weights;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateToLLVMIR(module, llvmContext, options, *meta, weights);
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    std::optional<TimingScope> translateTimer;
+    if (timer)
+      translateTimer = timer->nest(StringRef("translate to LLVM IR"));
+    llvmModule = translateUnoptimized(module, llvmContext, options, *meta,
+                                      weights);
+  }
   if (!llvmModule)
     return failure();
   bool needsOpenMP = llvmModule->getFunction("__kmpc_fork_call") != nullptr;
-  FailureOr<std::string> object =
-      emitObject(module, *llvmModule, *target, options.optLevel);
-  if (failed(object))
-    return failure();
+
+  // Every kernel optimised and compiled on its own, in parallel, through the
+  // object cache.
+  std::optional<::int21::ObjectCache> cache;
+  if (options.objectCache) {
+    std::optional<std::string> dir =
+        options.objectCacheDir.empty() ? ::int21::ObjectCache::defaultDirectory()
+                                       : options.objectCacheDir;
+    if (dir)
+      cache.emplace(*dir);
+  }
+  ::int21::CodegenOptions codegen;
+  codegen.target = codegenTarget(*target, options.optLevel);
+  codegen.threads = options.codegenThreads;
+  codegen.cache = cache ? &*cache : nullptr;
+  codegen.timing = timer ? &*timer : nullptr;
+  llvm::Expected<::int21::CodegenResult> objects =
+      ::int21::compileInParts(*llvmModule, codegen);
+  if (!objects)
+    return module.emitError(llvm::toString(objects.takeError()));
+  if (cache)
+    cache->prune();
+  std::optional<TimingScope> linkTimer;
+  if (timer)
+    linkTimer = timer->nest(StringRef("link"));
   FailureOr<std::string> library =
-      linkSharedObject(module, *object, needsOpenMP);
+      linkSharedObject(module, objects->objects, needsOpenMP);
   if (failed(library))
     return failure();
   std::vector<runtime::Section> sections = {

@@ -1,12 +1,21 @@
-//===- InlineFusionGroups.cpp - dissolve int21.fusion_group regions -------===//
+//===- InlineFusionGroups.cpp - dissolve groups, outline kernels ----------===//
 
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 namespace mlir::int21 {
 #define GEN_PASS_DEF_INT21INLINEFUSIONGROUPS
+#define GEN_PASS_DEF_INT21OUTLINEKERNELS
 #include "int21/Transforms/Passes.h.inc"
 } // namespace mlir::int21
 
@@ -28,6 +37,175 @@ struct InlineFusionGroupsPass
       rewriter.inlineBlockBefore(&group.getBody().front(), group);
       rewriter.replaceOp(group, values);
     }
+  }
+};
+} // namespace
+
+namespace {
+/// Whether a kernel can take `value` as an argument: a scalar, or a memref
+/// the bare-pointer calling convention passes (static shape, strides and
+/// offset, default memory space).
+bool isKernelArgument(Value value) {
+  Type type = value.getType();
+  if (type.isIntOrIndexOrFloat())
+    return true;
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() || memref.getMemorySpace())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return ShapedType::isStatic(offset) &&
+         llvm::all_of(strides, ShapedType::isStatic);
+}
+
+/// Whether the op defining `value` is cloned into a kernel rather than passed
+/// to it: a constant or a global's address.
+bool isClonedIntoKernel(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+         isMemoryEffectFree(def);
+}
+
+/// The text a kernel's name hashes: its body, printed the same way whatever
+/// the tool's printing options (no locations, nothing elided).
+std::string kernelText(func::FuncOp kernel) {
+  OpPrintingFlags flags;
+  flags.enableDebugInfo(false)
+      .elideLargeElementsAttrs(std::numeric_limits<int64_t>::max())
+      .printGenericOpForm(false)
+      .skipRegions(false);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  kernel.print(os, flags);
+  return text;
+}
+
+struct OutlineKernelsPass
+    : int21::impl::Int21OutlineKernelsBase<OutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && !func.getSymName().starts_with(kPrefix) &&
+          func.getBody().hasOneBlock())
+        funcs.push_back(func);
+    for (func::FuncOp func : funcs) {
+      Block &block = func.getBody().front();
+      for (Block::iterator it = block.begin(); it != block.end();) {
+        SmallVector<Operation *> kernel = kernelAt(block, it);
+        if (kernel.empty()) {
+          ++it;
+          continue;
+        }
+        it = std::next(Block::iterator(kernel.back()));
+        outline(kernel, symbols);
+      }
+    }
+  }
+
+private:
+  static constexpr StringLiteral kPrefix = "int21_kernel_";
+
+  /// The kernel that starts at `start`: from an op with regions (a loop
+  /// nest, a linalg op) up to the last op that uses a value it defines (the
+  /// write of a loop's vector result, say), so that no value crosses the
+  /// kernel's end. Empty when there is no kernel here.
+  static SmallVector<Operation *> kernelAt(Block &block, Block::iterator start) {
+    Operation &first = *start;
+    if (first.getNumRegions() == 0 ||
+        first.hasTrait<::mlir::OpTrait::IsTerminator>() ||
+        first.hasTrait<::mlir::OpTrait::IsIsolatedFromAbove>())
+      return {};
+    SmallVector<Operation *> ops;
+    Operation *last = &first;
+    for (Block::iterator it = start; it != block.end(); ++it) {
+      if (it->hasTrait<::mlir::OpTrait::IsTerminator>())
+        return {};
+      ops.push_back(&*it);
+      for (Operation *user : it->getUsers())
+        if (Operation *top = block.findAncestorOpInBlock(*user))
+          if (last->isBeforeInBlock(top))
+            last = top;
+      if (&*it == last)
+        return ops;
+    }
+    return {};
+  }
+
+  void outline(ArrayRef<Operation *> ops, SymbolTable &symbols) {
+    Block &block = *ops.front()->getBlock();
+    llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
+    auto definedInside = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (!def)
+        def = value.getParentBlock()->getParentOp();
+      Operation *top = block.findAncestorOpInBlock(*def);
+      return top && inside.contains(top);
+    };
+    // The values the kernel uses from the function, in the order of first
+    // use.
+    llvm::SetVector<Value> used;
+    for (Operation *op : ops)
+      op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (!definedInside(operand))
+            used.insert(operand);
+      });
+    SmallVector<Value> arguments, cloned;
+    for (Value value : used) {
+      if (isClonedIntoKernel(value))
+        cloned.push_back(value);
+      else if (isKernelArgument(value))
+        arguments.push_back(value);
+      else
+        return;
+    }
+    Operation &op = *ops.front();
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
+    auto kernel = func::FuncOp::create(loc, kPrefix, type);
+    Block *entry = kernel.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockBegin(entry);
+    IRMapping mapping;
+    for (auto [value, argument] : llvm::zip(arguments, entry->getArguments()))
+      mapping.map(value, argument);
+    for (Value value : cloned)
+      if (!mapping.contains(value))
+        b.clone(*value.getDefiningOp(), mapping);
+    for (Operation *inner : ops)
+      b.clone(*inner, mapping);
+    func::ReturnOp::create(b, loc);
+
+    // Named by its body; a kernel already there under the name is reused
+    // when it is the same kernel (the hash alone could collide).
+    uint64_t hash = llvm::xxh3_64bits(kernelText(kernel));
+    std::string base;
+    llvm::raw_string_ostream(base) << kPrefix << llvm::format_hex_no_prefix(
+                                          hash, 16);
+    func::FuncOp target;
+    for (unsigned suffix = 0; !target; ++suffix) {
+      std::string name =
+          suffix ? base + "_" + std::to_string(suffix) : base;
+      kernel.setSymName(name);
+      auto existing = symbols.lookup<func::FuncOp>(name);
+      if (!existing) {
+        symbols.insert(kernel);
+        target = kernel;
+      } else if (OperationEquivalence::isEquivalentTo(
+                     existing, kernel,
+                     OperationEquivalence::IgnoreLocations)) {
+        kernel.erase();
+        target = existing;
+      }
+    }
+    b.setInsertionPoint(&op);
+    func::CallOp::create(b, loc, target, arguments);
+    for (Operation *inner : llvm::reverse(ops))
+      inner->erase();
   }
 };
 } // namespace

@@ -83,6 +83,12 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
     if (gpuSchedules)
       func.addPass(createInt21GPUExpandHostCopies());
     func.addPass(createInt21ExpandStridedCopies());
+  }
+  // Kernels: every loop nest a function of its own, for LLVM to compile
+  // apart (in parallel, and cached: see lib/Compiler/ObjectCache.cpp).
+  pm.addPass(createInt21OutlineKernels());
+  {
+    OpPassManager &func = pm.nest<func::FuncOp>();
     func.addPass(createForallToParallelLoopPass());
     func.addPass(createConvertLinalgToLoopsPass());
     func.addPass(vector::createLowerVectorMultiReductionPass());

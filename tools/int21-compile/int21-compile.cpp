@@ -187,6 +187,18 @@ int main(int argc, char **argv) {
       cl::value_desc("chip"), cl::init(""), cl::cat(category));
   cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimisation level (0-3)"),
                              cl::init(3), cl::Prefix, cl::cat(category));
+  cl::opt<bool> noObjectCache(
+      "no-object-cache",
+      cl::desc("Compile every kernel with LLVM, neither reusing nor storing "
+               "object code in the object cache (default: "
+               "$INT21_OBJECT_CACHE, else $XDG_CACHE_HOME/int21/objects; "
+               "INT21_OBJECT_CACHE=off turns it off too)"),
+      cl::init(false), cl::cat(category));
+  cl::opt<unsigned> codegenThreads(
+      "codegen-threads",
+      cl::desc("Threads LLVM compiles the kernels on (default 0: one per "
+               "core)"),
+      cl::init(0), cl::cat(category));
   cl::list<std::string> inputShapes(
       "input-shape",
       cl::desc("Static shape of a model input, e.g. input=1x3x224x224 "
@@ -398,6 +410,8 @@ int main(int argc, char **argv) {
   ::int21::CompileOptions compileOptions;
   compileOptions.target = target.empty() ? "cpu" : target.getValue();
   compileOptions.optLevel = std::min(3u, optLevel.getValue());
+  compileOptions.objectCache = !noObjectCache;
+  compileOptions.codegenThreads = codegenThreads;
   compileOptions.schedule = !noSchedule;
   compileOptions.knobs = scheduleKnobs;
   compileOptions.strictSchedules = strictSchedules;

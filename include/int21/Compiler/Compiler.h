@@ -45,6 +45,16 @@ struct CompileOptions {
   std::string gpuSchedules;
   /// LLVM optimisation level for the generated code (0-3).
   unsigned optLevel = 3;
+  /// Threads LLVM compiles the engine's kernels on (each kernel is compiled
+  /// on its own); 0: one per core of the machine.
+  unsigned codegenThreads = 0;
+  /// Look up and store the object code of every kernel in the object cache
+  /// (see ObjectCache.h), so that a kernel compiled before, in this model or
+  /// another, skips LLVM.
+  bool objectCache = true;
+  /// The object cache's directory; empty: ObjectCache::defaultDirectory()
+  /// ($INT21_OBJECT_CACHE, "off" for none, else beside the knowledge base).
+  std::string objectCacheDir;
   /// Where the phases report their time, when given.
   mlir::TimingScope *timing = nullptr;
 };

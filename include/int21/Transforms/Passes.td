@@ -391,4 +391,28 @@ def Int21GPULowerVectorTransfers : Pass<"int21-gpu-lower-vector-transfers", "gpu
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def Int21OutlineKernels : Pass<"int21-outline-kernels", "ModuleOp"> {
+  let summary = "Outline every loop nest of a bufferized function into a kernel function";
+  let description = [{
+    Runs on buffers, before the loops are lowered: every kernel of a
+    function's body, an op with regions (an `scf.forall`, `scf.for` or
+    linalg op) and the ops after it up to the last that uses a value it
+    defines (the write of a loop's vector result, say), becomes a
+    `func.func @int21_kernel_<hash>` of its own, called in its place. A
+    kernel whose values the function returns stays in place. The values it
+    uses from the function are the
+    kernel's arguments (memrefs with static shapes and strides, as the
+    bare-pointer calling convention needs, and scalars); constants and
+    `memref.get_global` are cloned into it. The name is a hash of the
+    kernel's body, so that the same kernel gets the same name in any model
+    (the object cache keys on it) and identical kernels of one model share
+    one function. An op that uses a value no kernel argument can take stays
+    where it is.
+
+    This lets the compiler run LLVM on every kernel separately, in parallel,
+    and cache its object code.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // INT21_TRANSFORMS_PASSES_TD
