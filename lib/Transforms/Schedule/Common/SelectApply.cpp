@@ -505,13 +505,28 @@ static std::string listOf(ArrayRef<int64_t> values) {
 
 bool mlir::int21::schedule::isPlausible(const ScheduleChoice &choice,
                                         const Knobs &knobs, std::string &why) {
-  for (const KnobDomain &domain : choice.domains) {
-    auto it = knobs.find(domain.name);
-    if (it == knobs.end()) {
+  for (const KnobDomain &domain : choice.domains)
+    if (!knobs.count(domain.name)) {
       why = "no value for knob '" + domain.name + "' of template @" +
             choice.sequence;
       return false;
     }
+  if (!isInSpace(choice, knobs, why))
+    return false;
+  const TemplateRules *rules = lookupRules(choice.sequence);
+  if (rules && rules->check && !rules->check(knobs, choice.dims, why)) {
+    why = "template @" + choice.sequence + ": " + why;
+    return false;
+  }
+  return true;
+}
+
+bool mlir::int21::schedule::isInSpace(const ScheduleChoice &choice,
+                                      const Knobs &knobs, std::string &why) {
+  for (const KnobDomain &domain : choice.domains) {
+    auto it = knobs.find(domain.name);
+    if (it == knobs.end())
+      continue;
     if (!llvm::is_contained(domain.options, it->second)) {
       why = "knob '" + domain.name + "' of template @" + choice.sequence +
             " = " + std::to_string(it->second) +
@@ -528,11 +543,6 @@ bool mlir::int21::schedule::isPlausible(const ScheduleChoice &choice,
                 .str();
       return false;
     }
-  const TemplateRules *rules = lookupRules(choice.sequence);
-  if (rules && rules->check && !rules->check(knobs, choice.dims, why)) {
-    why = "template @" + choice.sequence + ": " + why;
-    return false;
-  }
   return true;
 }
 
