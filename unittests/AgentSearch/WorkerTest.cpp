@@ -29,6 +29,18 @@ public:
   std::string path;
 };
 
+/// `request` written to a file and read back.
+WorkerRequest roundTrip(const WorkerRequest &request) {
+  TempFile file;
+  EXPECT_FALSE(llvm::errorToBool(writeWorkerRequest(request, file.path)));
+  llvm::Expected<WorkerRequest> read = readWorkerRequest(file.path);
+  if (!read) {
+    ADD_FAILURE() << llvm::toString(read.takeError());
+    return {};
+  }
+  return *read;
+}
+
 std::string errorOf(llvm::StringRef text) {
   TempFile file;
   file.write(text);
@@ -53,16 +65,13 @@ TEST(WorkerTest, CompileRequestsRoundTrip) {
     request.target = "cpu:x86_64-unknown-linux-gnu:znver4";
     request.schedules = schedules;
     request.fault = "compile-crash";
-    TempFile file;
-    ASSERT_FALSE(llvm::errorToBool(writeWorkerRequest(request, file.path)));
-    llvm::Expected<WorkerRequest> read = readWorkerRequest(file.path);
-    ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
-    EXPECT_EQ(read->job, WorkerRequest::Job::Compile);
-    EXPECT_EQ(read->kernelPath, request.kernelPath);
-    EXPECT_EQ(read->enginePath, request.enginePath);
-    EXPECT_EQ(read->target, request.target);
-    EXPECT_EQ(read->schedules, schedules);
-    EXPECT_EQ(read->fault, "compile-crash");
+    WorkerRequest read = roundTrip(request);
+    EXPECT_EQ(read.job, WorkerRequest::Job::Compile);
+    EXPECT_EQ(read.kernelPath, request.kernelPath);
+    EXPECT_EQ(read.enginePath, request.enginePath);
+    EXPECT_EQ(read.target, request.target);
+    EXPECT_EQ(read.schedules, schedules);
+    EXPECT_EQ(read.fault, "compile-crash");
   }
 }
 
@@ -78,21 +87,18 @@ TEST(WorkerTest, MeasureRequestsRoundTrip) {
   request.measure.maxReps = 4321;
   request.measure.giveUpMs = 2.5;
   request.measure.paired = true;
-  TempFile file;
-  ASSERT_FALSE(llvm::errorToBool(writeWorkerRequest(request, file.path)));
-  llvm::Expected<WorkerRequest> read = readWorkerRequest(file.path);
-  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
-  EXPECT_EQ(read->job, WorkerRequest::Job::Measure);
-  EXPECT_EQ(read->referencePath, request.referencePath);
-  EXPECT_EQ(read->candidatePath, request.candidatePath);
-  EXPECT_EQ(read->measure.threads, 3u);
-  EXPECT_EQ(read->measure.seed, request.measure.seed);
-  EXPECT_DOUBLE_EQ(read->measure.seconds, 0.125);
-  EXPECT_EQ(read->measure.minReps, 7u);
-  EXPECT_EQ(read->measure.maxReps, 4321u);
-  EXPECT_DOUBLE_EQ(read->measure.giveUpMs, 2.5);
-  EXPECT_TRUE(read->measure.paired);
-  EXPECT_TRUE(read->fault.empty());
+  WorkerRequest read = roundTrip(request);
+  EXPECT_EQ(read.job, WorkerRequest::Job::Measure);
+  EXPECT_EQ(read.referencePath, request.referencePath);
+  EXPECT_EQ(read.candidatePath, request.candidatePath);
+  EXPECT_EQ(read.measure.threads, 3u);
+  EXPECT_EQ(read.measure.seed, request.measure.seed);
+  EXPECT_DOUBLE_EQ(read.measure.seconds, 0.125);
+  EXPECT_EQ(read.measure.minReps, 7u);
+  EXPECT_EQ(read.measure.maxReps, 4321u);
+  EXPECT_DOUBLE_EQ(read.measure.giveUpMs, 2.5);
+  EXPECT_TRUE(read.measure.paired);
+  EXPECT_TRUE(read.fault.empty());
 }
 
 TEST(WorkerTest, MalformedRequestsNameTheFileAndTheField) {

@@ -370,7 +370,18 @@ private:
 
     for (auto [op, tag] : plan.tags)
       op->setAttr(tag, UnitAttr::get(ctx));
+    // The clone is transformed inside a scratch module at the group's place,
+    // so that the nearest op isolated from above is the scratch, not the
+    // function of every group: printing an op (the remarks of
+    // fuse_into_containing_op) numbers all of its nearest isolated
+    // ancestor, which made each application as slow as the function was
+    // large; and the constants the folder makes land in the scratch, next
+    // to the group, rather than at the top of the function. Values from
+    // above still dominate the clone (dominance is structural), so the
+    // templates see the same IR.
     OpBuilder b(group);
+    auto scratch = ModuleOp::create(b, group.getLoc());
+    b.setInsertionPointToEnd(scratch.getBody());
     auto clone = cast<FusionGroupOp>(b.clone(*group.getOperation()));
     clearTags(group);
 
@@ -393,10 +404,13 @@ private:
       LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << plan.sequence
                               << " does not apply at " << group.getLoc()
                               << "\n");
-      clone->erase();
+      scratch->erase();
       return failure();
     }
 
+    for (Operation &op : llvm::make_early_inc_range(*scratch.getBody()))
+      op.moveBefore(scratch);
+    scratch->erase();
     group->replaceAllUsesWith(clone->getResults());
     group->erase();
     return success();
