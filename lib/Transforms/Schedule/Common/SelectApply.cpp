@@ -28,16 +28,13 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 
 #include <memory>
-#include <mutex>
 
 namespace mlir::int21 {
 #define GEN_PASS_DEF_INT21SELECTSCHEDULES
@@ -186,57 +183,6 @@ LogicalResult selectGroup(FusionGroupOp group, ScheduleTarget target,
   return success();
 }
 
-/// While one is alive, printing an op does not verify it first.
-///
-/// Upstream's transform.structured.fuse_into_containing_op builds a remark
-/// for every producer it fuses, fused or not, that prints the producer and
-/// the whole containing op; and printing an op verifies it first, unless
-/// the printing flags assume it verified. That verification of the growing
-/// tile loop was two thirds of the schedule pass (4.4 of 6.5 s for a text
-/// recognizer of 103 groups), for remarks that are never shown. The payload
-/// is verified once after each template (applyPlan), so the printing may
-/// assume it. The flags default to the asm printer's command-line options,
-/// registered here if the tool did not: the option is the one knob there
-/// is, and it is set only while a template applies, counted across threads.
-class AssumeVerifiedPrinting {
-public:
-  AssumeVerifiedPrinting() {
-    std::lock_guard<std::mutex> lock(mutex());
-    if (users()++ == 0) {
-      llvm::cl::opt<bool> *option = lookup();
-      saved = option->getValue();
-      option->setValue(true);
-    }
-  }
-  ~AssumeVerifiedPrinting() {
-    std::lock_guard<std::mutex> lock(mutex());
-    if (--users() == 0)
-      lookup()->setValue(saved);
-  }
-  AssumeVerifiedPrinting(const AssumeVerifiedPrinting &) = delete;
-  AssumeVerifiedPrinting &operator=(const AssumeVerifiedPrinting &) = delete;
-
-private:
-  static llvm::cl::opt<bool> *lookup() {
-    registerAsmPrinterCLOptions();
-    llvm::cl::Option *found =
-        llvm::cl::getRegisteredOptions().lookup("mlir-print-assume-verified");
-    assert(found && "registerAsmPrinterCLOptions registers it");
-    return static_cast<llvm::cl::opt<bool> *>(found);
-  }
-  static std::mutex &mutex() {
-    static std::mutex m;
-    return m;
-  }
-  static unsigned &users() {
-    static unsigned n = 0;
-    return n;
-  }
-  // The value before the first user, restored after the last (shared by
-  // all users: only the first and the last touch it).
-  static inline bool saved = false;
-};
-
 /// What the select and apply passes share for one target: the template
 /// library and the knob option, parsed once per pass instance and shared by
 /// its clones (read-only: each application works on its own copy).
@@ -371,14 +317,16 @@ private:
     for (auto [op, tag] : plan.tags)
       op->setAttr(tag, UnitAttr::get(ctx));
     // The clone is transformed inside a scratch module at the group's place,
-    // so that the nearest op isolated from above is the scratch, not the
-    // function of every group: printing an op (the remarks of
-    // fuse_into_containing_op) numbers all of its nearest isolated
-    // ancestor, which made each application as slow as the function was
-    // large; and the constants the folder makes land in the scratch, next
-    // to the group, rather than at the top of the function. Values from
-    // above still dominate the clone (dominance is structural), so the
-    // templates see the same IR.
+    // so that its nearest ancestor isolated from above is the scratch, not
+    // the function of every group. Upstream fuse_into_containing_op prints
+    // the producer and the containing op into a remark for every producer,
+    // shown or not, and printing an op verifies and numbers all of its
+    // nearest isolated ancestor: each application cost as much as the
+    // function was large (two thirds of a 103-group model's compile, warm).
+    // The constants the folder makes land in the scratch, next to the
+    // group, rather than at the top of the function. Values from above
+    // still dominate the clone (dominance is structural), so the templates
+    // see the same IR.
     OpBuilder b(group);
     auto scratch = ModuleOp::create(b, group.getLoc());
     b.setInsertionPointToEnd(scratch.getBody());
@@ -394,7 +342,6 @@ private:
       });
       transform::TransformOptions options;
       options.enableExpensiveChecks(false);
-      AssumeVerifiedPrinting cheapRemarks;
       result = transform::applyTransformNamedSequence(clone, sequence,
                                                       *transforms, options);
       if (succeeded(result))
