@@ -2,18 +2,11 @@
 
 #include "Int21Python.h"
 
-#include "int21/AgentSearch/KnowledgeBase.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
-#include "int21/Compiler/GpuEngine.h"
-#include "int21/Compiler/Diagnostics.h"
-#include "int21/Dialect/Int21/Int21Dialect.h"
-#include "int21/Import/OnnxImporter.h"
+#include "int21/Compiler/Session.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
@@ -43,16 +36,7 @@ struct CompileRequest {
   /// The model file, or its bytes (a serialized ModelProto) when empty.
   std::string path;
   std::string data;
-  std::string target;
-  std::map<std::string, std::vector<int64_t>> inputShapes;
-  bool tune = false;
-  unsigned budget = 0;
-  std::string workerExecutable;
-  /// The knowledge base: none, the default one, or the file `kbPath`.
-  bool useKB = true;
-  std::string kbPath;
-  /// The engine's run threads (0: Engine::defaultThreads()).
-  unsigned threads = 0;
+  int21::SessionOptions options;
 };
 
 struct CompileResult {
@@ -63,94 +47,43 @@ struct CompileResult {
   int interruption = 0;
 };
 
-/// Imports, optionally tunes, and compiles the model, as int21-compile
-/// --target does; runs without the GIL.
-CompileResult compileModel(const CompileRequest &request) {
+/// Imports, optionally tunes, and compiles the model through a compile
+/// session, as int21-compile --target does; runs without the GIL.
+CompileResult compileModel(CompileRequest request) {
   CompileResult result;
-  mlir::DialectRegistry registry;
-  int21::registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
-    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
-      result.errors.push_back(int21::formatDiagnostic(diag));
-    return mlir::success();
-  });
-  // A failure says why: the diagnostics, else `message`.
-  auto fail = [&](const std::string &message) {
-    if (result.errors.empty())
-      result.errors.push_back(message);
-  };
-
-  mlir::int21::OnnxImportOptions options;
-  for (const auto &[inputName, shape] : request.inputShapes)
-    options.inputShapes[inputName] =
-        llvm::SmallVector<int64_t>(shape.begin(), shape.end());
-  std::string modelName = request.path.empty() ? "<bytes>" : request.path;
-  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-      request.path.empty()
-          ? mlir::int21::importOnnxModel(
-                context, llvm::MemoryBufferRef(request.data, modelName),
-                modelName, /*isText=*/false, options)
-          : mlir::int21::importOnnxFile(context, request.path, options);
-  if (failed(module)) {
-    fail(modelName + ": import failed");
+  llvm::Expected<std::unique_ptr<int21::CompileSession>> session =
+      int21::CompileSession::create(std::move(request.options));
+  if (!session) {
+    result.errors.push_back(llvm::toString(session.takeError()));
     return result;
   }
-
-  // The knowledge base, as int21-compile uses it: --tune reads and stores
-  // it (creating it), otherwise it is read when it exists.
-  std::unique_ptr<int21::search::KnowledgeBase> kb;
-  if (request.useKB) {
-    auto opened = int21::search::KnowledgeBase::openForCompile(request.kbPath,
-                                                               request.tune);
-    if (!opened) {
-      fail(llvm::toString(opened.takeError()));
+  int21::CompileSession &compiler = **session;
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  llvm::MemoryBufferRef input(request.data, "<bytes>");
+  int21::InputFormat format = int21::InputFormat::Onnx;
+  if (!request.path.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(request.path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      result.errors.push_back("cannot read '" + request.path +
+                              "': " + buffer.getError().message());
       return result;
     }
-    kb = std::move(*opened);
+    file = std::move(*buffer);
+    input = file->getMemBufferRef();
+    format = int21::inputFormatOf(request.path);
   }
-  int21::CompileOptions compileOptions;
-  compileOptions.target = request.target;
   llvm::raw_string_ostream os(result.engine);
-  // GPU engines: the default GPU schedules (the knowledge base and the
-  // search are the CPU's so far).
-  if (int21::isGPUTarget(request.target)) {
-    if (failed(int21::compileToGpuEngine(**module, compileOptions, os)))
-      fail(modelName + ": compilation failed");
+  int21::ScheduleSummary summary;
+  if (failed(compiler.compile(input, format, os, &summary))) {
+    result.interruption = int21::search::searchInterruption();
+    result.errors = compiler.errors();
+    if (result.errors.empty())
+      result.errors.push_back(input.getBufferIdentifier().str() +
+                              ": compilation failed");
     return result;
   }
-  std::string kbError;
-  std::string kbTarget = *int21::resolveCPUTarget(request.target, kbError);
-  if (kb && !request.tune) {
-    llvm::Expected<int21::search::KnowledgeApplied> applied =
-        int21::search::applyKnowledge(**module, *kb, kbTarget,
-                                      request.threads);
-    if (!applied) {
-      fail(modelName + ": " + llvm::toString(applied.takeError()));
-      return result;
-    }
-  }
-  if (request.tune) {
-    int21::search::TuneOptions tuneOptions;
-    tuneOptions.knowledgeBase = kb.get();
-    tuneOptions.kbTarget = kbTarget;
-    tuneOptions.budget = request.budget;
-    tuneOptions.target = request.target;
-    tuneOptions.workerExecutable = request.workerExecutable;
-    tuneOptions.threads = request.threads;
-    llvm::Expected<int21::search::TuneResult> tuned =
-        int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());
-    if (!tuned) {
-      result.interruption = int21::search::searchInterruption();
-      fail(modelName + ": tuning failed: " + llvm::toString(tuned.takeError()));
-      return result;
-    }
-    result.tuned = std::move(*tuned);
-  }
-
-  if (failed(int21::compileToEngine(**module, compileOptions, os)))
-    fail(modelName + ": compilation failed");
+  result.tuned = std::move(summary.tuned);
   return result;
 }
 
@@ -160,37 +93,40 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
         const std::map<std::string, std::vector<int64_t>> &inputShapes,
         const std::string &workerExecutable, bool useKB,
         const std::string &kbPath, unsigned threads) {
-  std::string error;
-  if (int21::isGPUTarget(target)) {
-    if (failed(int21::checkGPUTarget(target, error)))
-      throw py::value_error("target: " + error);
-    if (tune)
-      throw py::value_error("tune=True searches CPU schedules only "
-                            "(target='cpu')");
-  } else if (failed(int21::resolveCPUTarget(target, error))) {
-    throw py::value_error("target: " + error);
-  }
+  llvm::Expected<int21::Target> resolved = int21::Target::parse(target);
+  if (!resolved)
+    throw py::value_error("target: " + llvm::toString(resolved.takeError()));
+  if (resolved->isGPU() && tune)
+    throw py::value_error("tune=True searches CPU schedules only "
+                          "(target='cpu')");
   CompileRequest request;
   request.path = path.value_or("");
   if (!path)
     request.data = data ? std::string(*data) : std::string();
-  request.target = target;
-  request.inputShapes = inputShapes;
-  request.tune = tune;
-  request.budget = budget;
-  request.workerExecutable = workerExecutable;
-  request.useKB = useKB;
-  request.kbPath = kbPath;
-  request.threads = threads;
+  int21::SessionOptions &options = request.options;
+  options.codegen.target = std::move(*resolved);
+  for (const auto &[name, shape] : inputShapes)
+    options.inputShapes[name] = shape;
+  options.useKnowledgeBase = useKB;
+  options.knowledgeBasePath = kbPath;
+  options.threads = threads;
+  if (tune) {
+    int21::search::TuneOptions &search = options.tune.emplace();
+    search.budget = budget;
+    search.workerExecutable = workerExecutable;
+    search.threads = threads;
+    options.progress = &llvm::errs();
+  }
+  std::string modelName = request.path;
 
   CompileResult result;
   std::unique_ptr<llvm::WritableMemoryBuffer> bytes;
   {
     py::gil_scoped_release release;
-    result = compileModel(request);
+    result = compileModel(std::move(request));
     if (result.errors.empty()) {
       bytes = llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
-          result.engine.size(), request.path, llvm::Align(kAlign));
+          result.engine.size(), modelName, llvm::Align(kAlign));
       if (bytes)
         std::memcpy(bytes->getBufferStart(), result.engine.data(),
                     result.engine.size());
@@ -212,7 +148,7 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
     py::gil_scoped_release release;
     engine = std::make_unique<PyEngine>(
         std::move(bytes),
-        request.path.empty() ? std::string("<compiled model>") : request.path);
+        modelName.empty() ? std::string("<compiled model>") : modelName);
   }
   if (result.tuned)
     engine->tuning = makeTuneReport(*result.tuned);

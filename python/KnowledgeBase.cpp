@@ -79,13 +79,13 @@ public:
 
 private:
   static std::string resolve(const std::string &target) {
-    std::string error;
-    mlir::FailureOr<std::string> resolved =
-        target.rfind("cpu", 0) == 0 ? int21::resolveCPUTarget(target, error)
-                                    : mlir::FailureOr<std::string>(target);
-    if (mlir::failed(resolved))
-      throw pybind11::value_error("target: " + error);
-    return *resolved;
+    if (target.rfind("cpu", 0) != 0)
+      return target;
+    llvm::Expected<int21::Target> resolved = int21::Target::parse(target);
+    if (!resolved)
+      throw pybind11::value_error("target: " +
+                                  llvm::toString(resolved.takeError()));
+    return resolved->name();
   }
 
   std::unique_ptr<KnowledgeBase> open(bool readOnly) {

@@ -83,7 +83,7 @@ void AgentTeam::finish() {
     agent->finish();
 }
 
-std::vector<Work>
+llvm::Expected<std::vector<Work>>
 AgentTeam::proposeBatch(const Blackboard &board, unsigned kernel, unsigned size,
                         llvm::function_ref<bool(uint64_t)> knownLoser) {
   std::vector<Work> batch;
@@ -121,6 +121,9 @@ AgentTeam::proposeBatch(const Blackboard &board, unsigned kernel, unsigned size,
     if (!pick)
       break;
     std::vector<Candidate> proposed = agents[*pick]->propose(board, kernel, 1);
+    std::string failure = agents[*pick]->failure();
+    if (!failure.empty())
+      return llvm::createStringError(failure);
     bool added = false;
     for (Candidate &candidate : proposed) {
       candidate.kernel = kernel;

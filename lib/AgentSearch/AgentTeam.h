@@ -5,7 +5,8 @@
 // first proposal for a kernel tried first; then each candidate comes from
 // the agent with the best upper confidence bound on its improvements of the
 // best times (a bandit). Proposals already tried, known to lose or already
-// in the batch are dropped, invalid ones recorded as such.
+// in the batch are dropped, invalid ones recorded as such; an agent that
+// says the search must stop (Agent::failure) ends it with that error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +40,8 @@ public:
 
   /// Up to `size` new candidates for `kernel`; none when every agent has
   /// run out of ideas for it. `knownLoser` says a schedule hash not to try.
-  std::vector<Work> proposeBatch(const Blackboard &board, unsigned kernel,
+  /// An error when an agent's proposal must stop the search.
+  llvm::Expected<std::vector<Work>> proposeBatch(const Blackboard &board, unsigned kernel,
                                  unsigned size,
                                  llvm::function_ref<bool(uint64_t)> knownLoser);
   /// The first trial of merged kernel `kernel`: the proposal of an agent

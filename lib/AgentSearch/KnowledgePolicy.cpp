@@ -40,7 +40,7 @@ llvm::Error KnowledgePolicy::load() {
   losers.resize(kernels.size());
   if (!kb)
     return llvm::Error::success();
-  target = options.kbTarget.empty() ? options.target : options.kbTarget;
+  target = options.target.name();
   for (auto [k, kernel] : llvm::enumerate(kernels)) {
     // A record of a template the kernel no longer has is of no use.
     llvm::Expected<std::optional<KnowledgeRecord>> trusted = findTrustedRecord(

@@ -3,6 +3,7 @@
 #include "Trials.h"
 
 #include "int21/AgentSearch/Measure.h"
+#include "int21/AgentSearch/Worker.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Runtime/Engine.h"
 
@@ -124,19 +125,25 @@ void TrialRunner::compileAll(std::vector<Work> &batch) {
       Work &work = batch[i];
       if (work.rejected)
         continue;
-      std::vector<std::string> argv = {options.workerExecutable,
-                                       work.mlirPath,
-                                       "--target=" + options.target,
-                                       "-o",
-                                       work.enginePath,
-                                       "--no-kb"};
-      argv.insert(argv.end(), work.compileArgs.begin(), work.compileArgs.end());
-      if (!work.fault.empty() &&
-          !llvm::StringRef(work.fault).starts_with("run-"))
-        argv.push_back("--inject-fault=" + work.fault);
+      WorkerRequest request;
+      request.job = WorkerRequest::Job::Compile;
+      request.kernelPath = work.mlirPath;
+      request.enginePath = work.enginePath;
+      request.target = options.target.name();
+      request.schedules = work.schedules;
+      if (!llvm::StringRef(work.fault).starts_with("run-"))
+        request.fault = work.fault;
       work.compileLog = work.enginePath + ".log";
-      work.compile =
-          runProcess(argv, "", work.compileLog, options.compileTimeout);
+      std::string requestPath = work.enginePath + ".compile.json";
+      if (llvm::Error error = writeWorkerRequest(request, requestPath)) {
+        work.compile = ProcessResult();
+        work.compile.failedToStart = true;
+        work.compile.error = llvm::toString(std::move(error));
+        continue;
+      }
+      work.compile = runProcess(
+          {options.workerExecutable, "--tune-worker=" + requestPath}, "",
+          work.compileLog, options.compileTimeout);
     }
   };
   std::vector<std::thread> threads;
@@ -177,29 +184,34 @@ Trial TrialRunner::measure(Work &work) {
 
   unsigned kernel = work.candidate.kernel;
   std::string out = work.enginePath + ".json", err = work.enginePath + ".err";
-  std::vector<std::string> argv = {
-      options.workerExecutable,
-      "--tune-worker=measure",
-      "--reference=" + referenceEngines[kernel],
-      "--candidate=" + work.enginePath,
-      "--seed=" +
-          std::to_string(options.seed * 1000003 + board.trials().size()),
-      "--threads=" + std::to_string(options.threads),
-      "--seconds=" + std::to_string(options.measureSeconds)};
+  WorkerRequest request;
+  request.job = WorkerRequest::Job::Measure;
+  request.referencePath = referenceEngines[kernel];
+  request.candidatePath = work.enginePath;
+  request.measure.seed = options.seed * 1000003 + board.trials().size();
+  request.measure.threads = std::max(1u, options.threads);
+  request.measure.seconds = options.measureSeconds;
   // A candidate four times slower than the best cannot win: no need to
   // time it precisely.
   if (const Trial *best = board.best(kernel); best && !work.isDefault)
-    argv.push_back("--give-up-ms=" + std::to_string(4 * best->time.medianMs));
+    request.measure.giveUpMs = 4 * best->time.medianMs;
   // Once the default is the reference, it is timed beside every candidate:
   // their ratio survives a slow or fast spell of the machine.
   const Trial *base = board.defaultTrial(kernel);
   bool paired = !work.isDefault && base && base->outcome == Outcome::Ok &&
                 (options.pairedTiming || work.confirm);
-  if (paired)
-    argv.push_back("--paired");
+  request.measure.paired = paired;
   if (llvm::StringRef(work.fault).starts_with("run-"))
-    argv.push_back("--inject-fault=" + work.fault);
-  ProcessResult ran = runProcess(argv, out, err, options.runTimeout);
+    request.fault = work.fault;
+  std::string requestPath = work.enginePath + ".measure.json";
+  if (llvm::Error error = writeWorkerRequest(request, requestPath)) {
+    trial.outcome = Outcome::RunError;
+    trial.error = llvm::toString(std::move(error));
+    return trial;
+  }
+  ProcessResult ran =
+      runProcess({options.workerExecutable, "--tune-worker=" + requestPath},
+                 out, err, options.runTimeout);
   if (ran.timedOut || ran.signal) {
     trial.outcome = ran.timedOut ? Outcome::RunTimeout : Outcome::RunCrash;
     trial.error = ran.timedOut

@@ -15,6 +15,7 @@
 
 #include "Process.h"
 #include "int21/AgentSearch/Tuner.h"
+#include "int21/AgentSearch/Worker.h"
 
 #include "llvm/ADT/SmallString.h"
 
@@ -30,8 +31,8 @@ struct Work {
   uint64_t hash = 0;
   bool isDefault = false;
   std::string fault;
-  /// What the compile child gets beyond the input, target and output.
-  std::vector<std::string> compileArgs;
+  /// How the compile child schedules the kernel.
+  KernelSchedules schedules = KernelSchedules::Default;
   std::string mlirPath, enginePath;
   ProcessResult compile;
   std::string compileLog;

@@ -168,7 +168,7 @@ llvm::Error Coordinator::measureDefaults(std::vector<Work> defaults) {
     if (llvm::Error error = runner.write(reference))
       return error;
     reference.enginePath += ".reference";
-    reference.compileArgs = {"--no-schedule"};
+    reference.schedules = KernelSchedules::Reference;
     both.push_back(std::move(reference));
     base.hash =
         scheduleHash(board.kernels()[k].signature, base.candidate.schedule);
@@ -246,7 +246,7 @@ llvm::Error Coordinator::confirmWinners() {
     again.candidate = best->candidate;
     again.hash = best->hash;
     again.confirm = true;
-    again.compileArgs = {"--strict-schedules"};
+    again.schedules = KernelSchedules::Strict;
     // Faults are injected by id: the confirmations count on after the
     // trials.
     again.fault = runner.faultAt(board.trials().size() + batch.size());
@@ -311,9 +311,12 @@ llvm::Expected<TuneResult> Coordinator::run() {
         return std::move(error);
       continue;
     }
-    std::vector<Work> batch = team.proposeBatch(
+    llvm::Expected<std::vector<Work>> proposed = team.proposeBatch(
         board, *kernel, budget.batchSize(runner.jobs()),
         [&](uint64_t hash) { return knowledge.knownLoser(*kernel, hash); });
+    if (!proposed)
+      return proposed.takeError();
+    std::vector<Work> batch = std::move(*proposed);
     if (batch.empty()) {
       // Every agent has run out of ideas for this kernel.
       budget.retire(*kernel);
@@ -321,7 +324,7 @@ llvm::Expected<TuneResult> Coordinator::run() {
     }
     for (auto [i, work] : llvm::enumerate(batch)) {
       work.fault = runner.faultAt(board.trials().size() + i);
-      work.compileArgs = {"--strict-schedules"};
+      work.schedules = KernelSchedules::Strict;
       if (!work.rejected)
         if (llvm::Error error = runner.write(work))
           return std::move(error);

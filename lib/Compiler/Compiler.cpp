@@ -71,23 +71,6 @@ auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
   registerAllToLLVMIRTranslations(registry);
 }
 
-auto ::int21::resolveCPUTarget(StringRef target,
-                                               std::string &error) -> FailureOr<std::string> {
-  if (target == "cpu")
-    return "cpu:" + llvm::sys::getProcessTriple() + ":" +
-           llvm::sys::getHostCPUName().str();
-  SmallVector<StringRef, 3> parts;
-  target.split(parts, ':');
-  if (parts.size() != 3 || parts[0] != "cpu" || parts[1].empty() ||
-      parts[2].empty()) {
-    error = ("unknown target '" + target +
-             "' (expected 'cpu' or 'cpu:<triple>:<cpu>')")
-                .str();
-    return failure();
-  }
-  return target.str();
-}
-
 //===----------------------------------------------------------------------===//
 // Metadata
 //===----------------------------------------------------------------------===//
@@ -207,12 +190,12 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   scheduleOptions.knobs = options.knobs;
   scheduleOptions.strict = options.strictSchedules;
   std::optional<mlir::int21::Int21GPUScheduleOptions> gpuSchedules;
-  if (!options.gpuSchedules.empty()) {
-    std::string error;
-    if (failed(checkGPUTarget(options.gpuSchedules, error)))
-      return module.emitError(error);
+  if (options.gpuSchedules) {
+    if (!options.gpuSchedules->isGPU())
+      return module.emitError("the GPU schedules' target '")
+             << options.gpuSchedules->name() << "' is not a GPU";
     gpuSchedules.emplace();
-    gpuSchedules->chip = options.gpuSchedules;
+    gpuSchedules->chip = options.gpuSchedules->chip().str();
     gpuSchedules->knobs = options.knobs;
     gpuSchedules->strict = options.strictSchedules;
     gpuSchedules->hostCheck = true;
@@ -221,19 +204,6 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
       pm, options.schedule, scheduleOptions,
       gpuSchedules ? &*gpuSchedules : nullptr);
   return pm.run(module);
-}
-
-auto ::int21::isGPUTarget(StringRef target) -> bool {
-  return runtime::isGpuTarget(target);
-}
-
-auto ::int21::checkGPUTarget(StringRef target, std::string &error)
-    -> LogicalResult {
-  if (target == "sm_80" || target == "sm_90")
-    return success();
-  error = ("unknown GPU target '" + target + "' (expected sm_80 or sm_90)")
-              .str();
-  return failure();
 }
 
 /// Whether `module` still holds int21 ops other than fusion groups.
@@ -251,16 +221,16 @@ static bool needsLinalgLowering(ModuleOp module) {
 auto ::int21::lowerToGPUHost(ModuleOp module,
                              const ::int21::CompileOptions &options)
     -> LogicalResult {
-  std::string error;
-  if (failed(checkGPUTarget(options.target, error)))
-    return module.emitError(error);
+  if (!options.target.isGPU())
+    return module.emitError("the target '")
+           << options.target.name() << "' is not a GPU";
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming(*options.timing);
   if (needsLinalgLowering(module))
     mlir::int21::buildInt21ToLinalgPipeline(pm);
   mlir::int21::Int21GPUScheduleOptions schedule;
-  schedule.chip = options.target;
+  schedule.chip = options.target.chip().str();
   schedule.knobs = options.knobs;
   schedule.strict = options.strictSchedules;
   mlir::int21::buildInt21GPUHostPipeline(pm, options.schedule, schedule);
@@ -290,16 +260,14 @@ auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
   return ptx;
 }
 
-/// What LLVM compiles for: `target` is a resolved "cpu:<triple>:<cpu>"; the
-/// host CPU's features when it names the host CPU.
-static ::int21::CodegenTarget codegenTarget(StringRef target,
+/// What LLVM compiles for a CPU `target`: the host CPU's features when it
+/// names the host CPU.
+static ::int21::CodegenTarget codegenTarget(const ::int21::Target &target,
                                             unsigned optLevel) {
-  SmallVector<StringRef, 3> parts;
-  target.split(parts, ':');
   ::int21::CodegenTarget result;
-  result.triple = parts[1].str();
-  result.cpu = parts[2].str();
-  if (parts[2] == llvm::sys::getHostCPUName()) {
+  result.triple = target.triple().str();
+  result.cpu = target.cpu().str();
+  if (target.cpu() == llvm::sys::getHostCPUName()) {
     llvm::SubtargetFeatures list;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       list.AddFeature(feature.first(), feature.second);
@@ -310,7 +278,8 @@ static ::int21::CodegenTarget codegenTarget(StringRef target,
 }
 
 static std::unique_ptr<llvm::TargetMachine>
-targetMachineFor(ModuleOp module, StringRef target, unsigned optLevel) {
+targetMachineFor(ModuleOp module, const ::int21::Target &target,
+                 unsigned optLevel) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine = ::int21::createTargetMachine(
       codegenTarget(target, optLevel), error);
@@ -376,7 +345,7 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
       module->removeAttr(attr.getName());
 
   std::unique_ptr<llvm::TargetMachine> machine =
-      targetMachineFor(module, meta.target, options.optLevel);
+      targetMachineFor(module, options.target, options.optLevel);
   if (!machine)
     return nullptr;
 
@@ -405,7 +374,7 @@ auto ::int21::translateToLLVMIR(ModuleOp module,
   if (!llvmModule)
     return nullptr;
   std::unique_ptr<llvm::TargetMachine> machine =
-      targetMachineFor(module, meta.target, options.optLevel);
+      targetMachineFor(module, options.target, options.optLevel);
   if (!machine)
     return nullptr;
   auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
@@ -521,14 +490,13 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
 auto ::int21::compileToEngine(ModuleOp module,
                               const ::int21::CompileOptions &options,
                               llvm::raw_ostream &os) -> LogicalResult {
-  std::string error;
-  FailureOr<std::string> target = resolveCPUTarget(options.target, error);
-  if (failed(target))
-    return module.emitError(error);
+  if (!options.target.isCPU())
+    return module.emitError("the target '")
+           << options.target.name() << "' is not a CPU";
   FailureOr<EngineMetadata> meta = describeEntry(module);
   if (failed(meta))
     return failure();
-  meta->target = *target;
+  meta->target = options.target.name();
   if (failed(lowerToLLVMDialect(module, options)))
     return failure();
 
@@ -560,7 +528,7 @@ auto ::int21::compileToEngine(ModuleOp module,
       cache.emplace(*dir);
   }
   ::int21::CodegenOptions codegen;
-  codegen.target = codegenTarget(*target, options.optLevel);
+  codegen.target = codegenTarget(options.target, options.optLevel);
   codegen.threads = options.codegenThreads;
   codegen.cache = cache ? &*cache : nullptr;
   codegen.timing = timer ? &*timer : nullptr;

@@ -594,9 +594,9 @@ auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
 auto ::int21::lowerToGPUHostForm(ModuleOp module,
                                  const ::int21::CompileOptions &options)
     -> FailureOr<runtime::EngineMetadata> {
-  std::string error;
-  if (failed(::int21::checkGPUTarget(options.target, error)))
-    return module.emitError(error);
+  if (!options.target.isGPU())
+    return module.emitError("the target '")
+           << options.target.name() << "' is not a GPU";
   // The engine's inputs and outputs as the model names them; a module
   // already in host form (launches from @main) is taken as it is.
   bool hostForm = false;
@@ -612,7 +612,7 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
       return failure();
     meta = std::move(*described);
   }
-  meta.target = options.target;
+  meta.target = options.target.name();
   return meta;
 }
 
@@ -622,7 +622,7 @@ auto ::int21::compileToGpuEngine(ModuleOp module,
   FailureOr<runtime::EngineMetadata> meta =
       ::int21::lowerToGPUHostForm(module, options);
   if (failed(meta) ||
-      failed(::int21::lowerKernelsToPTX(module, options.target)))
+      failed(::int21::lowerKernelsToPTX(module, options.target.chip())))
     return failure();
   // The cubin travels with the PTX where ptxas is found; the driver
   // compiles the PTX for other chips (or without one).

@@ -1,37 +1,21 @@
 //===- int21-compile.cpp - ONNX model -> int21, linalg, LLVM IR or engine ---===//
 
 #include "int21/AgentSearch/Agent.h"
-#include "int21/AgentSearch/Fusion.h"
-#include "int21/AgentSearch/Measure.h"
-#include "int21/AgentSearch/KnowledgeBase.h"
-#include "int21/AgentSearch/Library.h"
 #include "int21/AgentSearch/Tuner.h"
-#include "int21/Compiler/Compiler.h"
-#include "int21/Compiler/Diagnostics.h"
-#include "int21/Compiler/GpuEngine.h"
-#include "int21/Compiler/PTX.h"
-#include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/AgentSearch/Worker.h"
+#include "int21/Compiler/Session.h"
 #include "int21/Import/OnnxImporter.h"
-#include "int21/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -126,9 +110,11 @@ private:
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // The search's measurement child: the same binary, another job.
-  if (argc > 1 && StringRef(argv[1]).starts_with("--tune-worker="))
-    return ::int21::search::measureWorkerMain(argc, argv);
+  // A search's child process: the same binary, one job of a request.
+  if (argc == 2)
+    if (std::optional<StringRef> request =
+            ::int21::search::workerRequestArgument(argv[1]))
+      return ::int21::runSearchWorker(*request);
 
   cl::OptionCategory category("int21-compile options");
   cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
@@ -334,17 +320,10 @@ int main(int argc, char **argv) {
       "keep-tune-dir",
       cl::desc("Keep the kernels and engines the search compiled"),
       cl::init(false), cl::cat(tuneCategory));
-  // Test hooks and the compile child's switches: not for users.
+  // The search's test hook: not for users.
   cl::opt<std::string> tuneInject(
       "tune-inject", cl::desc("Inject faults into trials: ID:KIND,..."),
       cl::init(""), cl::Hidden);
-  cl::opt<std::string> injectFault(
-      "inject-fault", cl::desc("Compile child: inject this fault"),
-      cl::init(""), cl::Hidden);
-  cl::opt<bool> strictSchedules(
-      "strict-schedules",
-      cl::desc("A group whose #int21.schedule does not apply is an error"),
-      cl::init(false), cl::Hidden);
 
   // --help lists int21-compile's own options and the few MLIR ones a user of
   // mlir-opt reaches for, not every option LLVM's backends register.
@@ -368,214 +347,141 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  auto fail = [](const llvm::Twine &message) {
+    llvm::errs() << "int21-compile: error: " << message << "\n";
+    return 1;
+  };
   EmitKind emitKind =
       emit.getNumOccurrences() ? emit.getValue()
                                : (target.empty() ? EmitKind::Int21
                                                  : EmitKind::Engine);
-  bool gpuTarget = ::int21::isGPUTarget(target);
+  // The target, resolved once.
+  llvm::Expected<::int21::Target> resolved =
+      ::int21::Target::parse(target.empty() ? "cpu" : target.getValue());
+  if (!resolved)
+    return fail("--target: " + llvm::toString(resolved.takeError()));
+  bool gpuTarget = resolved->isGPU();
   bool gpuEmit = emitKind == EmitKind::GPU || emitKind == EmitKind::PTX ||
                  emitKind == EmitKind::Resources;
-  if (gpuEmit && !gpuTarget) {
-    llvm::errs() << "int21-compile: error: --emit=gpu, ptx and resources "
-                    "need a GPU target (--target=sm_80 or sm_90)\n";
-    return 1;
-  }
-  if (gpuTarget) {
-    std::string error;
-    if (failed(::int21::checkGPUTarget(target, error))) {
-      llvm::errs() << "int21-compile: error: --target: " << error << "\n";
-      return 1;
-    }
-    if (tuneFlag) {
-      llvm::errs() << "int21-compile: error: --tune searches CPU schedules "
-                      "only (--target=cpu)\n";
-      return 1;
-    }
-    if (emitKind == EmitKind::LLVM) {
-      llvm::errs() << "int21-compile: error: --emit=llvm needs a CPU target; "
-                      "for " << target << " use --emit=gpu, ptx or resources\n";
-      return 1;
-    }
-  }
+  if (gpuEmit && !gpuTarget)
+    return fail("--emit=gpu, ptx and resources need a GPU target "
+                "(--target=sm_80 or sm_90)");
+  if (gpuTarget && tuneFlag)
+    return fail("--tune searches CPU schedules only (--target=cpu)");
+  if (gpuTarget && emitKind == EmitKind::LLVM)
+    return fail("--emit=llvm needs a CPU target; for " + resolved->name() +
+                " use --emit=gpu, ptx or resources");
+  std::optional<::int21::Target> gpuSchedulesTarget;
   if (!gpuSchedules.empty()) {
-    std::string error;
-    if (gpuTarget || failed(::int21::checkGPUTarget(gpuSchedules, error))) {
-      llvm::errs() << "int21-compile: error: --gpu-schedules: "
-                   << (gpuTarget ? "only with a CPU target" : error) << "\n";
-      return 1;
-    }
+    if (gpuTarget)
+      return fail("--gpu-schedules: only with a CPU target");
+    llvm::Expected<::int21::Target> chip =
+        ::int21::Target::parseGPU(gpuSchedules);
+    if (!chip)
+      return fail("--gpu-schedules: " + llvm::toString(chip.takeError()));
+    gpuSchedulesTarget = *chip;
   }
   bool compiles = emitKind == EmitKind::LLVM || emitKind == EmitKind::Engine ||
                   gpuEmit;
-  ::int21::CompileOptions compileOptions;
-  compileOptions.target = target.empty() ? "cpu" : target.getValue();
-  compileOptions.optLevel = std::min(3u, optLevel.getValue());
-  compileOptions.objectCache = !noObjectCache;
-  compileOptions.codegenThreads = codegenThreads;
-  compileOptions.schedule = !noSchedule;
-  compileOptions.knobs = scheduleKnobs;
-  compileOptions.strictSchedules = strictSchedules;
-  compileOptions.gpuSchedules = gpuSchedules;
-  ::int21::search::TuneOptions tuneOptions;
-  if (tuneFlag) {
-    if (emitKind != EmitKind::Engine) {
-      llvm::errs() << "int21-compile: error: --tune builds an engine: give "
-                      "--target=cpu\n";
-      return 1;
-    }
-    if (noSchedule) {
-      llvm::errs() << "int21-compile: error: --tune and --no-schedule "
-                      "exclude each other\n";
-      return 1;
-    }
-    if (!parseFaults(tuneInject, tuneOptions.faults)) {
-      llvm::errs() << "int21-compile: error: --tune-inject: expected "
-                      "ID:KIND,...\n";
-      return 1;
-    }
-    tuneOptions.budget = budget;
-    tuneOptions.maxMerges = maxMerges;
-    tuneOptions.mergeMargin = mergeMargin;
-    tuneOptions.seconds = tuneTime;
-    tuneOptions.seed = seed;
-    tuneOptions.jobs = jobs;
-    tuneOptions.threads = tuneThreads;
-    tuneOptions.measureSeconds = measureSeconds;
-    tuneOptions.pairedTiming = pairedTiming;
-    tuneOptions.confirmWinners = confirmWinners;
-    tuneOptions.agents.assign(agentNames.begin(), agentNames.end());
-    tuneOptions.agentCommands.assign(agentCommands.begin(),
-                                     agentCommands.end());
-    tuneOptions.reportDir = reportDir;
-    tuneOptions.logPath = tuneLog;
-    tuneOptions.keepWorkDir = keepTuneDir;
-    tuneOptions.compileTimeout = compileTimeout;
-    tuneOptions.runTimeout = runTimeout;
-    tuneOptions.target = compileOptions.target;
-    tuneOptions.progressBar = llvm::sys::Process::StandardErrIsDisplayed();
-    tuneOptions.workerExecutable = llvm::sys::fs::getMainExecutable(
-        argv[0], reinterpret_cast<void *>(&parseFaults));
-  }
-  std::unique_ptr<llvm::MemoryBuffer> scheduleLibrary;
-  if (!schedulesPath.empty()) {
-    if (tuneFlag || noSchedule || kbPath.getNumOccurrences() ||
-        emitKind != EmitKind::Engine) {
-      llvm::errs() << "int21-compile: error: --schedules builds an engine "
-                      "from a library: it excludes --tune, --kb and "
-                      "--no-schedule\n";
-      return 1;
-    }
-    auto buffer = llvm::MemoryBuffer::getFile(schedulesPath);
-    if (!buffer) {
-      llvm::errs() << "int21-compile: error: cannot read the schedule "
-                      "library '"
-                   << schedulesPath << "': " << buffer.getError().message()
-                   << "\n";
-      return 1;
-    }
-    scheduleLibrary = std::move(*buffer);
-  }
-  if (noKB && kbPath.getNumOccurrences()) {
-    llvm::errs() << "int21-compile: error: --kb and --no-kb exclude each "
-                    "other\n";
-    return 1;
-  }
-  // The knowledge base: opened (created) for --tune; otherwise read when it
-  // exists, for engines built from a model with the default schedules.
-  std::unique_ptr<::int21::search::KnowledgeBase> kb;
-  bool applyKB = !tuneFlag && !scheduleLibrary &&
-                 emitKind == EmitKind::Engine && !noSchedule &&
-                 !strictSchedules &&
-                 !gpuTarget &&
-                 !StringRef(inputFile).ends_with(".mlir");
-  if (!noKB && (tuneFlag || applyKB)) {
-    auto opened = ::int21::search::KnowledgeBase::openForCompile(kbPath,
-                                                                 tuneFlag);
-    if (!opened) {
-      llvm::errs() << "int21-compile: error: "
-                   << llvm::toString(opened.takeError()) << "\n";
-      return 1;
-    }
-    kb = std::move(*opened);
-  }
-  if (compiles && !gpuTarget) {
-    std::string error;
-    if (failed(::int21::resolveCPUTarget(compileOptions.target, error))) {
-      llvm::errs() << "int21-compile: error: --target: " << error << "\n";
-      return 1;
-    }
-    if (splitInputFile) {
-      llvm::errs() << "int21-compile: error: --split-input-file only works "
-                      "with --emit=int21 or --emit=linalg\n";
-      return 1;
-    }
-  }
-  if (kb && tuneFlag) {
-    std::string error;
-    tuneOptions.knowledgeBase = kb.get();
-    tuneOptions.kbTarget =
-        *::int21::resolveCPUTarget(compileOptions.target, error);
-  }
+  if (compiles && !gpuTarget && splitInputFile)
+    return fail("--split-input-file only works with --emit=int21 or "
+                "--emit=linalg");
+  if (noKB && kbPath.getNumOccurrences())
+    return fail("--kb and --no-kb exclude each other");
+  if (!schedulesPath.empty() &&
+      (tuneFlag || noSchedule || kbPath.getNumOccurrences() ||
+       emitKind != EmitKind::Engine))
+    return fail("--schedules builds an engine from a library: it excludes "
+                "--tune, --kb and --no-schedule");
 
-  DialectRegistry registry;
-  ::int21::registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  context.loadDialect<mlir::int21::Int21Dialect, func::FuncDialect>();
-  bool hadError = false;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error)
-      return success();
-    hadError = true;
-    // One line per problem: the diagnostic, without its notes.
-    llvm::errs() << "int21-compile: error: " << ::int21::formatDiagnostic(diag)
-                 << "\n";
-    return success();
-  });
+  ::int21::SessionOptions session;
+  ::int21::CompileOptions &codegen = session.codegen;
+  codegen.target = *resolved;
+  codegen.optLevel = std::min(3u, optLevel.getValue());
+  codegen.objectCache = !noObjectCache;
+  codegen.codegenThreads = codegenThreads;
+  codegen.schedule = !noSchedule;
+  codegen.knobs = scheduleKnobs;
+  codegen.gpuSchedules = gpuSchedulesTarget;
+  if (tuneFlag) {
+    if (emitKind != EmitKind::Engine)
+      return fail("--tune builds an engine: give --target=cpu");
+    if (noSchedule)
+      return fail("--tune and --no-schedule exclude each other");
+    ::int21::search::TuneOptions &tune = session.tune.emplace();
+    if (!parseFaults(tuneInject, tune.faults))
+      return fail("--tune-inject: expected ID:KIND,...");
+    tune.budget = budget;
+    tune.maxMerges = maxMerges;
+    tune.mergeMargin = mergeMargin;
+    tune.seconds = tuneTime;
+    tune.seed = seed;
+    tune.jobs = jobs;
+    tune.threads = tuneThreads;
+    tune.measureSeconds = measureSeconds;
+    tune.pairedTiming = pairedTiming;
+    tune.confirmWinners = confirmWinners;
+    tune.agents.assign(agentNames.begin(), agentNames.end());
+    tune.agentCommands.assign(agentCommands.begin(), agentCommands.end());
+    tune.reportDir = reportDir;
+    tune.logPath = tuneLog;
+    tune.keepWorkDir = keepTuneDir;
+    tune.compileTimeout = compileTimeout;
+    tune.runTimeout = runTimeout;
+    tune.progressBar = llvm::sys::Process::StandardErrIsDisplayed();
+    tune.workerExecutable = llvm::sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&parseFaults));
+    session.progress = &llvm::errs();
+  }
+  session.scheduleLibraryPath = schedulesPath;
+  // The knowledge base applies to engines only (a search opens it too).
+  session.useKnowledgeBase = !noKB && emitKind == EmitKind::Engine;
+  session.knowledgeBasePath = kbPath;
+  session.threads = tuneThreads;
+  // Printing the int21 module needs the weights' names, not their bytes.
+  session.weightData = printWeights || compiles;
+  for (const std::string &spec : inputShapes) {
+    std::string error;
+    auto parsed = mlir::int21::parseInputShapeSpec(spec, error);
+    if (failed(parsed))
+      return fail("--input-shape: " + error);
+    session.inputShapes[parsed->first].assign(parsed->second.begin(),
+                                              parsed->second.end());
+  }
+  for (const std::string &spec : frozenInputs) {
+    auto [name, file] = StringRef(spec).split('=');
+    if (name.empty() || file.empty())
+      return fail("--freeze-input: expected NAME=FILE, got '" + spec + "'");
+    auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return fail("--freeze-input: cannot read '" + file +
+                  "': " + buffer.getError().message());
+    session.frozenInputs[name.str()] = (*buffer)->getBuffer().str();
+  }
+  // One line per problem, as it happens.
+  session.onError = [](const std::string &message) {
+    llvm::errs() << "int21-compile: error: " << message << "\n";
+  };
+  llvm::Expected<std::unique_ptr<::int21::CompileSession>> created =
+      ::int21::CompileSession::create(std::move(session));
+  if (!created)
+    return fail(llvm::toString(created.takeError()));
+  ::int21::CompileSession &compiler = **created;
 
   DefaultTimingManager timing;
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope rootTimer = timing.getRootScope();
-
-  mlir::int21::OnnxImportOptions options;
-  // Printing the int21 module needs the weights' names, not their bytes.
-  options.weightData = printWeights || compiles;
-  for (const std::string &spec : inputShapes) {
-    std::string error;
-    auto parsed = mlir::int21::parseInputShapeSpec(spec, error);
-    if (failed(parsed)) {
-      llvm::errs() << "int21-compile: error: --input-shape: " << error << "\n";
-      return 1;
-    }
-    options.inputShapes[parsed->first] = parsed->second;
-  }
-  for (const std::string &spec : frozenInputs) {
-    auto [name, file] = StringRef(spec).split('=');
-    if (name.empty() || file.empty()) {
-      llvm::errs() << "int21-compile: error: --freeze-input: expected "
-                   << "NAME=FILE, got '" << spec << "'\n";
-      return 1;
-    }
-    auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!buffer) {
-      llvm::errs() << "int21-compile: error: --freeze-input: cannot read '"
-                   << file << "': " << buffer.getError().message() << "\n";
-      return 1;
-    }
-    options.frozenInputs[name] = (*buffer)->getBuffer().str();
-  }
+  compiler.setTiming(&rootTimer);
 
   auto input = llvm::MemoryBuffer::getFileOrSTDIN(
       inputFile, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!input) {
-    llvm::errs() << "int21-compile: error: cannot read '" << inputFile
-                 << "': " << input.getError().message() << "\n";
-    return 1;
-  }
-  bool isText = StringRef(inputFile).ends_with(".onnxtext");
-  bool isMLIR = StringRef(inputFile).ends_with(".mlir");
+  if (!input)
+    return fail("cannot read '" + inputFile +
+                "': " + input.getError().message());
+  ::int21::InputFormat format = ::int21::inputFormatOf(inputFile);
   SmallVector<StringRef> chunks;
-  if (splitInputFile && isText) {
+  if (splitInputFile && format == ::int21::InputFormat::OnnxText) {
     StringRef rest = (*input)->getBuffer();
     size_t start = 0, pos = 0;
     while (pos < rest.size()) {
@@ -596,140 +502,93 @@ int main(int argc, char **argv) {
   std::string errorMessage;
   std::unique_ptr<OutputFile> output =
       OutputFile::open(outputFile, errorMessage);
-  if (!output) {
-    llvm::errs() << "int21-compile: error: " << errorMessage << "\n";
-    return 1;
-  }
+  if (!output)
+    return fail(errorMessage);
   OpPrintingFlags flags;
 
   bool failedAny = false;
   for (auto [i, chunk] : llvm::enumerate(chunks)) {
     if (i > 0)
       output->os() << "// -----\n";
-    TimingScope importTimer = rootTimer.nest(StringRef("import"));
-    options.timing = &importTimer;
-    // An .mlir input is an int21 module, or one already lowered to linalg
-    // (a kernel the search extracted, say).
-    FailureOr<OwningOpRef<ModuleOp>> module = failure();
-    if (isMLIR) {
-      ParserConfig config(&context);
-      if (OwningOpRef<ModuleOp> parsed =
-              parseSourceString<ModuleOp>(chunk, config, inputFile))
-        module = std::move(parsed);
-    } else {
-      module = mlir::int21::importOnnxModel(
-          context, llvm::MemoryBufferRef(chunk, inputFile), inputFile, isText,
-          options);
-    }
-    importTimer.stop();
-    if (failed(module)) {
-      if (!hadError)
-        llvm::errs() << "int21-compile: error: " << inputFile
-                     << ": import failed\n";
+    FailureOr<OwningOpRef<ModuleOp>> imported = compiler.importModel(
+        llvm::MemoryBufferRef(chunk, inputFile), format);
+    if (failed(imported)) {
       failedAny = true;
       continue;
     }
-    if (!injectFault.empty())
-      if (llvm::Error error = ::int21::search::injectFault(**module, injectFault)) {
-        llvm::errs() << "int21-compile: error: --inject-fault: "
-                     << llvm::toString(std::move(error)) << "\n";
+    ModuleOp module = **imported;
+    if (emitKind == EmitKind::Int21 || emitKind == EmitKind::Linalg) {
+      if (emitKind == EmitKind::Linalg && failed(compiler.lowerToLinalg(module))) {
         failedAny = true;
         continue;
       }
-    ::int21::search::TuneResult tuned;
-    if (scheduleLibrary) {
-      llvm::Expected<unsigned> scheduled =
-          [&]() -> llvm::Expected<unsigned> {
-        if (llvm::Error error = ::int21::search::lowerForScheduling(**module))
-          return std::move(error);
-        return ::int21::search::applyLibrary(
-            **module, scheduleLibrary->getBuffer(), schedulesPath);
-      }();
-      if (!scheduled) {
-        if (!hadError)
-          llvm::errs() << "int21-compile: error: "
-                       << llvm::toString(scheduled.takeError()) << "\n";
-        else
-          llvm::consumeError(scheduled.takeError());
-        failedAny = true;
-        continue;
+      TimingScope printTimer = rootTimer.nest(StringRef("print"));
+      module->print(output->os(), flags);
+      output->os() << "\n";
+      continue;
+    }
+    FailureOr<::int21::ScheduleSummary> scheduled =
+        compiler.schedule(module, format);
+    if (failed(scheduled)) {
+      if (int signal = ::int21::search::searchInterruption()) {
+        // Stopped by Ctrl-C (or SIGTERM, SIGHUP): say so, then end as the
+        // signal would have ended us (the old engine is left as it was).
+        llvm::errs() << "\nint21-compile: --tune: interrupted by "
+                     << strsignal(signal)
+                     << "; the search stopped, the knowledge base keeps "
+                        "what it had stored\n";
+        llvm::errs().flush();
+        output.reset(); // Discards the temporary output file.
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+        return 128 + signal;
       }
-      llvm::errs() << "int21-compile: " << *scheduled
+      failedAny = true;
+      continue;
+    }
+    using Source = ::int21::ScheduleSummary::Source;
+    if (scheduled->source == Source::Library)
+      llvm::errs() << "int21-compile: " << scheduled->groups
                    << " fusion groups scheduled from the library '"
                    << schedulesPath << "'\n";
-    }
-    if (kb && !tuneFlag) {
-      std::string error;
-      llvm::Expected<::int21::search::KnowledgeApplied> applied =
-          ::int21::search::applyKnowledge(
-          **module, *kb,
-          *::int21::resolveCPUTarget(compileOptions.target, error),
-          tuneThreads);
-      if (!applied) {
-        if (!hadError)
-          llvm::errs() << "int21-compile: error: "
-                       << llvm::toString(applied.takeError()) << "\n";
-        else
-          llvm::consumeError(applied.takeError());
+    // Asked for by name: say what it gave.
+    if (scheduled->source == Source::KnowledgeBase &&
+        kbPath.getNumOccurrences())
+      llvm::errs() << "int21-compile: " << scheduled->scheduled << " of "
+                   << scheduled->kernels
+                   << " kernels scheduled from the knowledge base '"
+                   << compiler.knowledgeBase()->path() << "' (records timed on "
+                   << ::int21::search::threadsText(scheduled->threads)
+                   << ")\n";
+    switch (emitKind) {
+    case EmitKind::Engine:
+      if (failed(compiler.emitEngine(module, output->os()))) {
         failedAny = true;
         continue;
       }
-      // Asked for by name: say what it gave.
-      if (kbPath.getNumOccurrences())
-        llvm::errs() << "int21-compile: " << applied->scheduled << " of "
-                     << applied->kernels
-                     << " kernels scheduled from the knowledge base '"
-                     << kb->path() << "' (records timed on "
-                     << ::int21::search::threadsText(applied->threads)
-                     << ")\n";
-    }
-    if (tuneFlag) {
-      llvm::Expected<::int21::search::TuneResult> result =
-          ::int21::search::tuneAndApply(**module, tuneOptions, llvm::errs());
-      if (!result) {
-        if (int signal = ::int21::search::searchInterruption()) {
-          // Stopped by Ctrl-C (or SIGTERM, SIGHUP): say so, then end as the
-          // signal would have ended us (the old engine is left as it was).
-          llvm::consumeError(result.takeError());
-          llvm::errs() << "\nint21-compile: --tune: interrupted by "
-                       << strsignal(signal)
-                       << "; the search stopped, the knowledge base keeps "
-                          "what it had stored\n";
-          llvm::errs().flush();
-          output.reset(); // Discards the temporary output file.
-          std::signal(signal, SIG_DFL);
-          std::raise(signal);
-          return 128 + signal;
-        }
-        if (!hadError)
-          llvm::errs() << "int21-compile: error: --tune: "
-                       << llvm::toString(result.takeError()) << "\n";
-        else
-          llvm::consumeError(result.takeError());
+      if (scheduled->tuned) {
+        // The last line: what the search bought (on stderr when the engine
+        // itself goes to stdout).
+        llvm::raw_ostream &os = outputFile == "-" ? llvm::errs() : llvm::outs();
+        os << ::int21::search::summarizeTuning(*scheduled->tuned) << "\n";
+      }
+      break;
+    case EmitKind::LLVM:
+      failedAny |= failed(compiler.emitLLVMIR(module, output->os()));
+      break;
+    case EmitKind::GPU:
+      if (failed(compiler.lowerToGPUHost(module))) {
         failedAny = true;
         continue;
       }
-      tuned = std::move(*result);
-    }
-    if (compiles && gpuTarget) {
-      compileOptions.timing = &rootTimer;
-      if (emitKind == EmitKind::Engine) {
-        if (failed(::int21::compileToGpuEngine(**module, compileOptions,
-                                               output->os())))
-          failedAny = true;
-        continue;
-      }
-      if (failed(::int21::lowerToGPUHostForm(**module, compileOptions))) {
-        failedAny = true;
-        continue;
-      }
-      if (emitKind == EmitKind::GPU) {
-        (**module)->print(output->os(), flags);
-        output->os() << "\n";
-        continue;
-      }
-      FailureOr<std::string> ptx =
-          ::int21::lowerKernelsToPTX(**module, compileOptions.target);
+      module->print(output->os(), flags);
+      output->os() << "\n";
+      break;
+    case EmitKind::PTX:
+    case EmitKind::Resources: {
+      FailureOr<std::string> ptx = failure();
+      if (succeeded(compiler.lowerToGPUHost(module)))
+        ptx = compiler.emitPTX(module);
       if (failed(ptx)) {
         failedAny = true;
         continue;
@@ -738,11 +597,8 @@ int main(int argc, char **argv) {
         output->os() << *ptx;
         continue;
       }
-      llvm::Expected<::int21::PTXAssembly> assembled =
-          ::int21::assemblePTX(*ptx, compileOptions.target);
-      if (!assembled) {
-        llvm::errs() << "int21-compile: error: "
-                     << llvm::toString(assembled.takeError()) << "\n";
+      FailureOr<::int21::PTXAssembly> assembled = compiler.assemble(*ptx);
+      if (failed(assembled)) {
         failedAny = true;
         continue;
       }
@@ -752,63 +608,17 @@ int main(int argc, char **argv) {
                      << " spill_stores=" << kernel.spillStores
                      << " spill_loads=" << kernel.spillLoads
                      << " stack=" << kernel.stackBytes << "\n";
-      continue;
+      break;
     }
-    if (compiles) {
-      compileOptions.timing = &rootTimer;
-      if (emitKind == EmitKind::Engine) {
-        if (failed(::int21::compileToEngine(**module, compileOptions,
-                                          output->os()))) {
-          failedAny = true;
-          continue;
-        }
-        if (tuneFlag) {
-          // The last line: what the search bought (on stderr when the
-          // engine itself goes to stdout).
-          llvm::raw_ostream &os =
-              outputFile == "-" ? llvm::errs() : llvm::outs();
-          os << ::int21::search::summarizeTuning(tuned) << "\n";
-        }
-        continue;
-      }
-      std::string error;
-      FailureOr<::int21::runtime::EngineMetadata> meta = ::int21::describeEntry(**module);
-      if (failed(meta) || failed(::int21::lowerToLLVMDialect(**module,
-                                                            compileOptions))) {
-        failedAny = true;
-        continue;
-      }
-      meta->target = *::int21::resolveCPUTarget(compileOptions.target, error);
-      llvm::LLVMContext llvmContext;
-      std::string weights;
-      std::unique_ptr<llvm::Module> llvmModule = ::int21::translateToLLVMIR(
-          **module, llvmContext, compileOptions, *meta, weights);
-      if (!llvmModule) {
-        failedAny = true;
-        continue;
-      }
-      llvmModule->print(output->os(), nullptr);
-      continue;
+    case EmitKind::Int21:
+    case EmitKind::Linalg:
+      break;
     }
-    if (emitKind == EmitKind::Linalg) {
-      TimingScope lowerTimer = rootTimer.nest(StringRef("lower to linalg"));
-      PassManager pm(&context);
-      mlir::int21::buildInt21ToLinalgPipeline(pm);
-      if (failed(pm.run(**module))) {
-        failedAny = true;
-        continue;
-      }
-    }
-    TimingScope printTimer = rootTimer.nest(StringRef("print"));
-    (**module)->print(output->os(), flags);
-    output->os() << "\n";
   }
   // A failed compilation leaves no engine behind.
   if (!failedAny || !compiles) {
-    if (!output->keep(errorMessage)) {
-      llvm::errs() << "int21-compile: error: " << errorMessage << "\n";
-      return 1;
-    }
+    if (!output->keep(errorMessage))
+      return fail(errorMessage);
   }
   return failedAny ? 1 : 0;
 }

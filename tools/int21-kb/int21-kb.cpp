@@ -102,14 +102,12 @@ std::string kbFile() {
 std::optional<std::string> resolveTarget(llvm::StringRef target) {
   if (!target.starts_with("cpu"))
     return target.str();
-  std::string error;
-  mlir::FailureOr<std::string> resolved =
-      int21::resolveCPUTarget(target, error);
-  if (mlir::failed(resolved)) {
-    fail("--target: " + error);
+  llvm::Expected<int21::Target> resolved = int21::Target::parse(target);
+  if (!resolved) {
+    fail("--target: " + llvm::toString(resolved.takeError()));
     return std::nullopt;
   }
-  return *resolved;
+  return resolved->name();
 }
 
 /// The records `--target` selects (all of them without it), in `records`;
@@ -375,6 +373,9 @@ int verifyRecords(KnowledgeBase &kb, const char *argv0) {
         return fail(llvm::toString(temporary.takeError()));
       KnowledgeRecord copy = record;
       copy.machine = "(to verify) " + record.machine;
+      // Verified here: the scratch copy is a record of this machine's target,
+      // the one the search below compiles for.
+      copy.target = int21::Target().name();
       if (auto id = (*temporary)->put(copy); !id)
         return fail(llvm::toString(id.takeError()));
     }
@@ -385,7 +386,6 @@ int verifyRecords(KnowledgeBase &kb, const char *argv0) {
     options.budget = 1;
     options.agents = {"knowledge"};
     options.knowledgeBase = temporary->get();
-    options.kbTarget = record.target;
     options.workerExecutable = worker;
     options.measureSeconds = measureSeconds;
     options.seed = record.seed + 1;

@@ -42,6 +42,10 @@ public:
   virtual void observe(const Blackboard &board, const Trial &trial) {}
   /// Called once when the search ends.
   virtual void finish() {}
+  /// Why the search must stop, once this agent has done something it must
+  /// not (an external agent's proposal outside the kernel's space); empty
+  /// while it has not.
+  virtual std::string failure() const { return {}; }
 };
 
 /// Uniformly random points of the space: the baseline.

@@ -80,12 +80,6 @@ MachinePeaks measurePeaks(unsigned threads);
 /// fit in the caches.
 double rooflineMs(const Kernel &kernel, const MachinePeaks &peaks);
 
-/// The measurement child's main: `--tune-worker=measure --reference PATH
-/// --candidate PATH [--seed S] [--threads T] [--seconds X] [--give-up-ms Y]
-/// [--inject-fault=run-crash]`; prints one JSON object (MeasureReport) on
-/// stdout. Exit code 0 when measured (correct or not), 1 on an error.
-int measureWorkerMain(int argc, char **argv);
-
 } // namespace int21::search
 
 #endif // INT21_AGENTSEARCH_MEASURE_H

@@ -17,6 +17,7 @@
 #include "int21/AgentSearch/Blackboard.h"
 #include "int21/AgentSearch/Fusion.h"
 #include "int21/AgentSearch/KnowledgeBase.h"
+#include "int21/Compiler/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -74,8 +75,9 @@ struct TuneOptions {
   std::string reportDir;
   /// The int21-compile executable the children run.
   std::string workerExecutable;
-  /// The engine target ("cpu", ...).
-  std::string target = "cpu";
+  /// The engine target (a CPU: the search times kernels here); records in
+  /// the knowledge base are made and looked up under its name.
+  Target target;
   double compileTimeout = 120;
   double runTimeout = 60;
   /// A progress bar (on a terminal) rather than plain lines.
@@ -88,9 +90,6 @@ struct TuneOptions {
   /// (the knowledge agent), known losers are not tried again, and every
   /// kernel's winner and losers are stored into it at the end.
   KnowledgeBase *knowledgeBase = nullptr;
-  /// The target as records name it ("cpu:<triple>:<cpu>"); `target` when
-  /// empty.
-  std::string kbTarget;
   /// Test hook: faults injected into trials by id ("crash", "hang",
   /// "wrong" in the compile child; "run-crash", and "run-slow" (every time
   /// reported ten times what was measured: a slow spell of the machine) in
@@ -232,7 +231,7 @@ std::string summarizeTuning(const TuneResult &result);
 llvm::Error writeReport(const Blackboard &board, const TuneResult &result,
                         llvm::StringRef dir);
 
-/// Test hook of the compile child (`--inject-fault=KIND`): "crash" raises
+/// Test hook of the compile child (WorkerRequest::fault): "crash" raises
 /// SIGSEGV, "hang" never returns, "wrong" changes the arithmetic of the
 /// first linalg.generic (a multiplication becomes an addition, an addition a
 /// subtraction, a maximum a minimum) so that it computes a wrong result. Fails for an unknown

@@ -13,6 +13,7 @@
 #ifndef INT21_COMPILER_COMPILER_H
 #define INT21_COMPILER_COMPILER_H
 
+#include "int21/Compiler/Target.h"
 #include "int21/Runtime/EngineFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,8 +28,8 @@
 namespace int21 {
 
 struct CompileOptions {
-  /// "cpu" for this machine, or "cpu:<triple>:<cpu>" for another one.
-  std::string target = "cpu";
+  /// Where the engine runs (this machine's CPU by default).
+  Target target;
   /// Apply the default CPU schedule (tiles, threads, vectors); without it,
   /// the reference lowering: plain loops, one thread.
   bool schedule = true;
@@ -41,8 +42,8 @@ struct CompileOptions {
   bool strictSchedules = false;
   /// For a CPU target: schedule with the GPU templates of this chip (sm_80,
   /// sm_90) instead of the CPU ones, shared memory as plain buffers: the
-  /// CPU-side check of the GPU schedules. Empty: the CPU schedules.
-  std::string gpuSchedules;
+  /// CPU-side check of the GPU schedules. None: the CPU schedules.
+  std::optional<Target> gpuSchedules;
   /// LLVM optimisation level for the generated code (0-3).
   unsigned optLevel = 3;
   /// Threads LLVM compiles the engine's kernels on (each kernel is compiled
@@ -66,11 +67,6 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 /// The compiler's version, recorded in every engine.
 llvm::StringRef compilerVersion();
 
-/// The resolved target name ("cpu:<triple>:<cpu>") for `target`, or failure
-/// with a message in `error`.
-mlir::FailureOr<std::string> resolveCPUTarget(llvm::StringRef target,
-                                              std::string &error);
-
 /// The engine dtype of an element type (signless integers are signed), or
 /// std::nullopt for a type engines cannot hold.
 std::optional<runtime::DType> engineDType(mlir::Type element);
@@ -92,12 +88,6 @@ mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
 /// fusion groups allowed) starts at the CPU code generation.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const CompileOptions &options);
-
-/// Whether `target` names a GPU (sm_80, sm_90) rather than a CPU.
-bool isGPUTarget(llvm::StringRef target);
-
-/// Checks that `target` is a GPU int21 compiles for; `error` says why not.
-mlir::LogicalResult checkGPUTarget(llvm::StringRef target, std::string &error);
 
 /// Lowers an imported int21 `module`, in place, for the GPU `options.target`
 /// up to the host form the GPU engine's plan is read from: `func.func @main`

@@ -139,6 +139,11 @@ getScheduleChoices(FusionGroupOp group,
 /// accumulators that fit the registers). `why` names the knob and rule.
 bool isPlausible(const ScheduleChoice &choice, const Knobs &knobs,
                  std::string &why);
+/// Whether every knob of `knobs` (some or all of the template's) is one of
+/// `choice`'s template and each value in its domain for this work: the
+/// space as an agent is shown it, without the rules between knobs.
+bool isInSpace(const ScheduleChoice &choice, const Knobs &knobs,
+               std::string &why);
 
 /// Checks a schedule proposed for `dims` (ScheduleChoice::dims) of a
 /// group that `sequence` schedules, by whoever proposes it (the knowledge

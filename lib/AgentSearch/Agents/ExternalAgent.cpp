@@ -6,7 +6,10 @@
 // name and knob values, validated like any proposal: an external agent can
 // choose points of the schedule space and nothing else. A program that dies,
 // answers garbage or takes too long is dropped with a warning, and the search
-// goes on without it.
+// goes on without it. A well-formed proposal outside the space (an unknown
+// template or knob, a value outside its domain, a value that is no integer)
+// is a bug of the agent: it stops the search with an error naming the
+// template and the knob.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +20,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <limits>
 
 using namespace int21::search;
 namespace schedule = mlir::int21::schedule;
@@ -129,22 +130,47 @@ public:
       std::optional<llvm::StringRef> sequence = proposal->getString("template");
       schedule.sequence = sequence ? sequence->str() : "";
       // Knobs not given keep the template's defaults.
-      if (const schedule::ScheduleChoice *choice =
+      if (const schedule::ScheduleChoice *fits =
               work.findChoice(schedule.sequence))
-        schedule = defaultSchedule(*choice);
+        schedule = defaultSchedule(*fits);
+      // What the agent gave, checked as any proposal is (the registry, the
+      // domains of this work); the rules between knobs, which the space it
+      // was sent does not spell, are left to the search's checks, which
+      // record a point that breaks them as an invalid trial.
+      schedule::Knobs given;
       if (const json::Object *knobs = proposal->getObject("knobs"))
         for (const auto &[knob, value] : *knobs) {
           std::optional<int64_t> integer = value.getAsInteger();
-          // A value that is not an integer cannot be in any domain: keep
-          // it as one that is not, so that the proposal is recorded as
-          // invalid rather than silently changed.
-          schedule.knobs[knob.str()] =
-              integer ? *integer : std::numeric_limits<int64_t>::min();
+          if (!integer) {
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            os << value;
+            return reject(work, "knob '" + knob.str() + "' of template @" +
+                                    schedule.sequence +
+                                    " must be an integer, got " + text);
+          }
+          schedule.knobs[knob.str()] = *integer;
+          given[knob.str()] = *integer;
         }
+      const schedule::ScheduleChoice *choice =
+          work.findChoice(schedule.sequence);
+      std::string why;
+      if (failed(schedule::checkProposal(schedule.sequence, given,
+                                         choice ? choice->dims
+                                                : llvm::ArrayRef<int64_t>(),
+                                         why)))
+        return reject(work, why);
+      if (!choice)
+        return reject(work, "template @" + schedule.sequence +
+                                " is not among the kernel's templates");
+      if (!schedule::isInSpace(*choice, given, why))
+        return reject(work, why);
       out.push_back(detail::makeCandidate(kernel, std::move(schedule), name()));
     }
     return out;
   }
+
+  std::string failure() const override { return stopReason; }
 
   void observe(const Blackboard &board, const Trial &trial) override {
     if (!alive)
@@ -183,6 +209,13 @@ private:
     return false;
   }
 
+  /// Stops the search: the agent proposed a point outside the space.
+  std::vector<Candidate> reject(const Kernel &work, const std::string &why) {
+    stopReason = "agent '" + label + "' proposed a schedule outside the " +
+                 "space of kernel '" + work.name + "': " + why;
+    return {};
+  }
+
   void drop(const std::string &why) {
     if (!alive)
       return;
@@ -192,7 +225,7 @@ private:
     process.stop(0);
   }
 
-  std::string command, label;
+  std::string command, label, stopReason;
   PipedProcess process;
   bool alive = false;
   llvm::DenseSet<unsigned> sentIR;

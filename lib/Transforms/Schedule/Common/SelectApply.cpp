@@ -316,7 +316,20 @@ private:
 
     for (auto [op, tag] : plan.tags)
       op->setAttr(tag, UnitAttr::get(ctx));
+    // The clone is transformed inside a scratch module at the group's place,
+    // so that its nearest ancestor isolated from above is the scratch, not
+    // the function of every group. Upstream fuse_into_containing_op prints
+    // the producer and the containing op into a remark for every producer,
+    // shown or not, and printing an op verifies and numbers all of its
+    // nearest isolated ancestor: each application cost as much as the
+    // function was large (two thirds of a 103-group model's compile, warm).
+    // The constants the folder makes land in the scratch, next to the
+    // group, rather than at the top of the function. Values from above
+    // still dominate the clone (dominance is structural), so the templates
+    // see the same IR.
     OpBuilder b(group);
+    auto scratch = ModuleOp::create(b, group.getLoc());
+    b.setInsertionPointToEnd(scratch.getBody());
     auto clone = cast<FusionGroupOp>(b.clone(*group.getOperation()));
     clearTags(group);
 
@@ -338,10 +351,13 @@ private:
       LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << plan.sequence
                               << " does not apply at " << group.getLoc()
                               << "\n");
-      clone->erase();
+      scratch->erase();
       return failure();
     }
 
+    for (Operation &op : llvm::make_early_inc_range(*scratch.getBody()))
+      op.moveBefore(scratch);
+    scratch->erase();
     group->replaceAllUsesWith(clone->getResults());
     group->erase();
     return success();
@@ -505,13 +521,28 @@ static std::string listOf(ArrayRef<int64_t> values) {
 
 bool mlir::int21::schedule::isPlausible(const ScheduleChoice &choice,
                                         const Knobs &knobs, std::string &why) {
-  for (const KnobDomain &domain : choice.domains) {
-    auto it = knobs.find(domain.name);
-    if (it == knobs.end()) {
+  for (const KnobDomain &domain : choice.domains)
+    if (!knobs.count(domain.name)) {
       why = "no value for knob '" + domain.name + "' of template @" +
             choice.sequence;
       return false;
     }
+  if (!isInSpace(choice, knobs, why))
+    return false;
+  const TemplateRules *rules = lookupRules(choice.sequence);
+  if (rules && rules->check && !rules->check(knobs, choice.dims, why)) {
+    why = "template @" + choice.sequence + ": " + why;
+    return false;
+  }
+  return true;
+}
+
+bool mlir::int21::schedule::isInSpace(const ScheduleChoice &choice,
+                                      const Knobs &knobs, std::string &why) {
+  for (const KnobDomain &domain : choice.domains) {
+    auto it = knobs.find(domain.name);
+    if (it == knobs.end())
+      continue;
     if (!llvm::is_contained(domain.options, it->second)) {
       why = "knob '" + domain.name + "' of template @" + choice.sequence +
             " = " + std::to_string(it->second) +
@@ -528,11 +559,6 @@ bool mlir::int21::schedule::isPlausible(const ScheduleChoice &choice,
                 .str();
       return false;
     }
-  const TemplateRules *rules = lookupRules(choice.sequence);
-  if (rules && rules->check && !rules->check(knobs, choice.dims, why)) {
-    why = "template @" + choice.sequence + ": " + why;
-    return false;
-  }
   return true;
 }
 
