@@ -3,7 +3,8 @@
 # ResNet-style convolutional backbone and seven transformer layers over 32
 # columns, exported with Debian's python3-torch) and the shared resnet18.
 # Each is compiled, in alternating rounds, by:
-#   baseline  the tools of BASELINE_BIN (main before parallel codegen), if set
+#   baseline  the tools of BASELINE_BIN (main before parallel codegen), if set,
+#             an empty cache each round
 #   1 thread  these tools, --codegen-threads=1, an empty object cache
 #   cold      these tools, all cores, an empty object cache
 #   warm      these tools, all cores, the object cache of an earlier compile
@@ -143,6 +144,9 @@ for model in "$ocr" "$models/resnet18.onnx"; do
   base=() one=() cold=() warm=()
   for ((r = 0; r < rounds; r++)); do
     if [ -n "$baseline" ]; then
+      # An empty cache each round: tools that have an object cache would
+      # otherwise be timed warm after the first.
+      rm -rf "$work/xdg"
       base+=("$(seconds "$baseline" "$model" XDG_CACHE_HOME="$work/xdg" --)")
     fi
     rm -rf "$work/cold"
