@@ -171,6 +171,14 @@ Type convertElementType(int32_t dataType, MLIRContext *ctx);
 /// The ONNX name of `dataType`, for messages.
 std::string onnxTypeName(int32_t dataType);
 
+/// Checks what libonnx's checker and shape inference read without checking
+/// it (tensor data against dims, the ranges of convolution and pooling
+/// attributes) in every graph of `model`; the error names the tensor, or
+/// the node and the attribute.
+LogicalResult checkWhatLibonnxReads(
+    const onnx::ModelProto &model,
+    llvm::function_ref<InFlightDiagnostic()> error);
+
 /// Converts tensor data to an attribute: dense for tiny tensors and booleans,
 /// a `dense_resource` blob otherwise. `baseDir` locates external data. When
 /// `owner` keeps `tensor` alive, large raw data is shared, not copied. When

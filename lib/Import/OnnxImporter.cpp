@@ -189,6 +189,10 @@ LogicalResult ModelImporter::checkOpset() {
   bool found = false;
   for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
     if (id.domain().empty() || id.domain() == "ai.onnx") {
+      if (found)
+        return error() << "the model imports the default ONNX domain twice "
+                          "(opsets "
+                       << opset << " and " << id.version() << ")";
       opset = id.version();
       found = true;
     }
@@ -217,11 +221,14 @@ LogicalResult ModelImporter::checkOpset() {
   return success();
 }
 
-/// Checks that every value a node reads is defined, that names are defined
-/// once, and that the graph has no cycle; then orders the nodes
+/// Checks that the graph has outputs, that every value a node reads is
+/// defined, that names are defined once, and that the graph has no cycle; then orders the nodes
 /// topologically (ONNX requires it, some producers do not).
 LogicalResult ModelImporter::sortAndCheckGraph() {
   onnx::GraphProto &graph = *model.mutable_graph();
+  if (graph.output_size() == 0)
+    return error() << "the graph has no outputs: an engine of it would "
+                      "compute nothing";
   llvm::StringMap<int> producer; // value -> node index, -1 for graph values
   for (const onnx::ValueInfoProto &input : graph.input())
     producer[input.name()] = -1;
@@ -644,7 +651,8 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
     TimingScope scope = phase("graph checks");
     // Unsupported ops are listed before libonnx's checker runs, so that one
     // message names all of them, whether ONNX knows them or not.
-    if (failed(checkOpset()) || failed(sortAndCheckGraph()) ||
+    if (failed(checkWhatLibonnxReads(model, [&] { return error(); })) ||
+        failed(checkOpset()) || failed(sortAndCheckGraph()) ||
         failed(checkSupportedOps()) || failed(applyFrozenInputs()) ||
         failed(applyInputShapes()))
       return failure();

@@ -46,6 +46,14 @@ check not-a-model "not an ONNX model, or a truncated one" "$scratch/not-a-model.
 : > "$scratch/empty.onnx"
 check empty "not an ONNX model: it has no graph" "$scratch/empty.onnx"
 check missing-file "cannot read" "$scratch/does-not-exist.onnx"
+# An int64 initializer of dims [2] (the shape of a Reshape) whose raw_data
+# has 3 bytes: libonnx's shape inference read past it.
+printf '\x08\x08\x3a\x4f\x0a\x12\x0a\x01\x78\x0a\x01\x73\x12\x01\x79\x22\x07\x52\x65\x73\x68\x61\x70\x65\x12\x01\x67\x2a\x0c\x08\x02\x10\x07\x42\x01\x73\x4a\x03\x01\x02\x03\x5a\x13\x0a\x01\x78\x12\x0e\x0a\x0c\x08\x01\x12\x08\x0a\x02\x08\x02\x0a\x02\x08\x03\x62\x13\x0a\x01\x79\x12\x0e\x0a\x0c\x08\x01\x12\x08\x0a\x02\x08\x03\x0a\x02\x08\x02\x42\x04\x0a\x00\x10\x11' > "$scratch/short-raw-data.onnx"
+check short-raw-data "tensor 's' holds 3 bytes of data, expected 16 for 2 elements of type INT64" \
+  "$scratch/short-raw-data.onnx"
+# A node with an empty op type (the text format cannot write one).
+printf '\x08\x08\x3a\x2f\x0a\x08\x0a\x01\x78\x12\x01\x79\x22\x00\x12\x01\x67\x5a\x0f\x0a\x01\x78\x12\x0a\x0a\x08\x08\x01\x12\x04\x0a\x02\x08\x02\x62\x0f\x0a\x01\x79\x12\x0a\x0a\x08\x08\x01\x12\x04\x0a\x02\x08\x02\x42\x04\x0a\x00\x10\x11' > "$scratch/empty-op-type.onnx"
+check empty-op-type "node #0 has no op type" "$scratch/empty-op-type.onnx"
 if [ -n "$models" ] && [ -f "$models/mlp.onnx" ]; then
   head -c 100000 "$models/mlp.onnx" > "$scratch/truncated.onnx"
   check truncated "not an ONNX model, or a truncated one" "$scratch/truncated.onnx"
