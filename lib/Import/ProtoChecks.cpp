@@ -13,6 +13,7 @@
 
 #include "NodeImporter.h"
 
+#include <iterator>
 #include <limits>
 #include <optional>
 
@@ -24,30 +25,15 @@ namespace {
 /// Bits an element of `dataType` takes in raw_data; none for the types whose
 /// data is not fixed-size (strings) or that int21 does not know.
 std::optional<int64_t> elementBits(int32_t dataType) {
-  switch (dataType) {
-  case onnx::TensorProto::BOOL:
-  case onnx::TensorProto::INT8:
-  case onnx::TensorProto::UINT8:
-    return 8;
-  case onnx::TensorProto::INT16:
-  case onnx::TensorProto::UINT16:
-  case onnx::TensorProto::FLOAT16:
-  case onnx::TensorProto::BFLOAT16:
-    return 16;
-  case onnx::TensorProto::INT32:
-  case onnx::TensorProto::UINT32:
-  case onnx::TensorProto::FLOAT:
-    return 32;
-  case onnx::TensorProto::INT64:
-  case onnx::TensorProto::UINT64:
-  case onnx::TensorProto::DOUBLE:
-  case onnx::TensorProto::COMPLEX64:
-    return 64;
-  case onnx::TensorProto::COMPLEX128:
-    return 128;
-  default:
+  // Indexed by onnx::TensorProto::DataType: FLOAT, UINT8, INT8, UINT16,
+  // INT16, INT32, INT64, STRING (no fixed size), BOOL, FLOAT16, DOUBLE,
+  // UINT32, UINT64, COMPLEX64, COMPLEX128, BFLOAT16.
+  static constexpr int64_t kBits[] = {0,  32, 8,  8,  16, 16, 32, 64, 0,
+                                      8,  16, 64, 32, 64, 64, 128, 16};
+  if (dataType <= 0 || dataType >= static_cast<int32_t>(std::size(kBits)) ||
+      kBits[dataType] == 0)
     return std::nullopt;
-  }
+  return kBits[dataType];
 }
 
 /// How many values of the typed field that holds `tensor`'s data it has,
