@@ -45,8 +45,9 @@ bool parseFaults(StringRef text, std::map<unsigned, std::string> &faults) {
 }
 
 namespace {
-/// Where the output goes: stdout for "-", else a temporary file next to the
-/// named one, renamed over it once the output is complete. A compile that
+/// Where the output goes: stdout for "-", the path itself when it is a
+/// device or a pipe, else a temporary file next to the named one, renamed
+/// over it once the output is complete. A compile that
 /// fails, or is killed at any point, leaves an engine already there intact
 /// (killed, it may leave its NAME.tmp-XXXXXX behind).
 class OutputFile {
@@ -59,6 +60,21 @@ public:
       return out->stdoutFile ? std::move(out) : nullptr;
     }
     out->path = path.str();
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(path, status) &&
+        llvm::sys::fs::exists(status) &&
+        !llvm::sys::fs::is_regular_file(status)) {
+      // A device or a pipe (/dev/null, say): written into, never renamed
+      // over or removed.
+      std::error_code ec;
+      out->stream = std::make_unique<llvm::raw_fd_ostream>(
+          path, ec, llvm::sys::fs::OF_None);
+      if (ec) {
+        error = "cannot write '" + path.str() + "': " + ec.message();
+        return nullptr;
+      }
+      return out;
+    }
     llvm::Expected<llvm::sys::fs::TempFile> temp =
         llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
     if (!temp) {
@@ -90,7 +106,7 @@ public:
     std::error_code ec = stream->error();
     stream->clear_error();
     stream.reset();
-    if (!ec)
+    if (!ec && temp)
       if (llvm::Error failed = temp->keep(path))
         ec = llvm::errorToErrorCode(std::move(failed));
     temp.reset();
