@@ -130,13 +130,15 @@ public:
       std::optional<llvm::StringRef> sequence = proposal->getString("template");
       schedule.sequence = sequence ? sequence->str() : "";
       // Knobs not given keep the template's defaults.
-      if (const schedule::ScheduleChoice *fits =
-              work.findChoice(schedule.sequence))
-        schedule = defaultSchedule(*fits);
-      // What the agent gave, checked as any proposal is (the registry, the
-      // domains of this work); the rules between knobs, which the space it
-      // was sent does not spell, are left to the search's checks, which
-      // record a point that breaks them as an invalid trial.
+      const schedule::ScheduleChoice *choice =
+          work.findChoice(schedule.sequence);
+      if (choice)
+        schedule = defaultSchedule(*choice);
+      // What the agent gave, checked against the registry (the template and
+      // its knobs exist) and the space it was sent (the kernel's templates,
+      // each value among its options); the rules between knobs, which that
+      // space does not spell, are left to the search's checks, which record
+      // a point that breaks them as an invalid trial.
       schedule::Knobs given;
       if (const json::Object *knobs = proposal->getObject("knobs"))
         for (const auto &[knob, value] : *knobs) {
@@ -152,13 +154,9 @@ public:
           schedule.knobs[knob.str()] = *integer;
           given[knob.str()] = *integer;
         }
-      const schedule::ScheduleChoice *choice =
-          work.findChoice(schedule.sequence);
       std::string why;
-      if (failed(schedule::checkProposal(schedule.sequence, given,
-                                         choice ? choice->dims
-                                                : llvm::ArrayRef<int64_t>(),
-                                         why)))
+      if (failed(schedule::TemplateRegistry::get().check(schedule.sequence,
+                                                          given, why)))
         return reject(work, why);
       if (!choice)
         return reject(work, "template @" + schedule.sequence +
