@@ -2,7 +2,7 @@
 # Everything that needs an NVIDIA GPU, in one run of at most ~8 minutes:
 #   1. build (scripts/build.sh),
 #   2. the GPU tests (the lit tests of GPU engines, kernels and PTX, those
-#      that REQUIRE cuda included; the Gpu* unit tests),
+#      that REQUIRE cuda included; the GPU* unit tests),
 #   3. the three shared models compiled for the GPU's chip against their
 #      expected outputs,
 #   4. the ONNX conformance tests that pass on the CPU (test/conformance/
@@ -71,7 +71,7 @@ chip="$(echo "$devices" | sed -nE 's/^device 0: .*, (sm_[0-9]+a?), .*/\1/p')"
 row "device 0" ok "$(echo "$devices" | head -1 | sed 's/^device 0: //')"
 
 # 2. GPU tests: the lit tests of GPU engines (those that need a GPU run now)
-#    and the Gpu* unit tests.
+#    and the GPU* unit tests.
 note "GPU tests"
 if timeout "$(cap 90)" /usr/lib/llvm-22/bin/lit -sv "$build/test" \
     --filter 'gpu|cuda|nvvm|ptx|sm_?[0-9]' >"$log/lit.log" 2>&1; then
@@ -80,13 +80,13 @@ else
   grep -E '^(FAIL|UNRESOLVED|TIMEOUT):' "$log/lit.log" | head
   row "lit (GPU tests)" FAIL "see $log/lit.log"
 fi
-if timeout "$(cap 60)" "$build/unittests/int21-unittests" --gtest_filter='Gpu*' >"$log/unittests.log" 2>&1; then
+if timeout "$(cap 60)" "$build/unittests/int21-unittests" --gtest_filter='GPU*' >"$log/unittests.log" 2>&1; then
   passed="$(grep -oE '\[  PASSED  \] [0-9]+' "$log/unittests.log" | grep -oE '[0-9]+$')"
   skipped="$(grep -oE '\[  SKIPPED \] [0-9]+' "$log/unittests.log" | grep -oE '[0-9]+$')"
-  row "unit tests (Gpu*)" ok "${passed:-0} passed, ${skipped:-0} skipped (a skip names its reason in $log/unittests.log)"
+  row "unit tests (GPU*)" ok "${passed:-0} passed, ${skipped:-0} skipped (a skip names its reason in $log/unittests.log)"
 else
   grep -E '^\[  FAILED  \]|Failure' "$log/unittests.log" | head
-  row "unit tests (Gpu*)" FAIL "see $log/unittests.log"
+  row "unit tests (GPU*)" FAIL "see $log/unittests.log"
 fi
 
 # 3. The shared models, compiled for the chip.

@@ -5,7 +5,7 @@
 #include "llvm/Support/xxhash.h"
 
 using namespace int21::search;
-namespace schedule = mlir::int21::schedule;
+namespace schedule = int21::schedule;
 
 uint64_t int21::search::scheduleHash(llvm::StringRef signature,
                                      const Schedule &schedule) {

@@ -11,7 +11,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 namespace int21::search {
 

@@ -18,7 +18,7 @@
 #include <set>
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 namespace int21::search {
 

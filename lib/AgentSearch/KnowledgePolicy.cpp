@@ -207,7 +207,7 @@ llvm::Expected<KnowledgeApplied>(::int21::search::applyKnowledge)(
     applyMerges(module, chosen);
   llvm::StringSet<> seen;
   llvm::Error error = llvm::Error::success();
-  module.walk([&](mlir::int21::FusionGroupOp group) {
+  module.walk([&](int21::FusionGroupOp group) {
     if (error)
       return;
     std::string signature = kernelSignature(group);

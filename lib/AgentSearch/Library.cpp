@@ -198,7 +198,7 @@ std::optional<KnowledgeRecord> recordFromAttr(DictionaryAttr dict,
   // The template and its knobs as the templates declare them (the domains
   // are checked on the groups the schedule is applied to).
   std::string error;
-  if (failed(mlir::int21::schedule::TemplateRegistry::get().check(
+  if (failed(int21::schedule::TemplateRegistry::get().check(
           record.schedule.sequence, knobs, error))) {
     why = "a schedule the templates do not take: " + error;
     return std::nullopt;
@@ -585,7 +585,7 @@ llvm::Expected<unsigned> applyLibrary(ModuleOp module, llvm::StringRef text,
       auto knobs = shape.getAs<DictionaryAttr>("knobs");
       std::string error;
       if (sequence && knobs &&
-          failed(mlir::int21::schedule::TemplateRegistry::get().check(
+          failed(int21::schedule::TemplateRegistry::get().check(
               sequence.getValue(), knobs, error)))
         return llvm::createStringError("schedule library '" + name + "': @" +
                                        action.getLeafReference().getValue() +
@@ -635,7 +635,7 @@ llvm::Expected<unsigned> applyLibrary(ModuleOp module, llvm::StringRef text,
   auto entry = (**annotator).lookupSymbol<transform::NamedSequenceOp>(
       "__transform_main");
   DenseMap<Operation *, Attribute> before;
-  module.walk([&](mlir::int21::FusionGroupOp group) {
+  module.walk([&](int21::FusionGroupOp group) {
     before[group] = group.getScheduleAttr();
   });
   DiagnosticCollector diagnostics(context);
@@ -644,7 +644,7 @@ llvm::Expected<unsigned> applyLibrary(ModuleOp module, llvm::StringRef text,
     return llvm::createStringError("schedule library '" + name +
                                    "': " + diagnostics.text());
   unsigned scheduled = 0;
-  module.walk([&](mlir::int21::FusionGroupOp group) {
+  module.walk([&](int21::FusionGroupOp group) {
     if (group.getScheduleAttr() && group.getScheduleAttr() != before[group])
       ++scheduled;
   });

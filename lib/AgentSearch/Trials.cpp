@@ -102,10 +102,10 @@ llvm::Error TrialRunner::write(Work &work) {
   work.enginePath =
       (directory + "/candidate-" + llvm::Twine(id) + ".int21").str();
   ModuleOp kernelModule = *kernelModules[work.candidate.kernel];
-  mlir::int21::FusionGroupOp group;
-  kernelModule.walk([&](mlir::int21::FusionGroupOp op) { group = op; });
+  int21::FusionGroupOp group;
+  kernelModule.walk([&](int21::FusionGroupOp op) { group = op; });
   if (!work.isDefault)
-    group.setScheduleAttr(cast<mlir::int21::ScheduleAttr>(
+    group.setScheduleAttr(cast<int21::ScheduleAttr>(
         toScheduleAttr(module.getContext(), work.candidate.schedule)));
   std::error_code ec;
   llvm::raw_fd_ostream os(work.mlirPath, ec);

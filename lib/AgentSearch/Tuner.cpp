@@ -49,7 +49,7 @@ std::vector<Kernel> collectKernels(ModuleOp module, const TuneOptions &options,
   for (auto [k, kernel] : llvm::enumerate(kernels))
     bySignature[kernel.signature] = k;
   llvm::DenseMap<Operation *, unsigned> position;
-  module.walk([&](mlir::int21::FusionGroupOp group) {
+  module.walk([&](int21::FusionGroupOp group) {
     position.try_emplace(group, position.size());
   });
   unsigned merges = 0;
@@ -62,7 +62,7 @@ std::vector<Kernel> collectKernels(ModuleOp module, const TuneOptions &options,
       continue;
     std::pair<unsigned, unsigned> parts = {producer->second, consumer->second};
     OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
-    mlir::int21::FusionGroupOp merged = cloneMerged(site, *scratch);
+    int21::FusionGroupOp merged = cloneMerged(site, *scratch);
     if (!merged)
       continue;
     std::string signature = kernelSignature(merged);
@@ -373,14 +373,14 @@ int(::int21::search::searchInterruption)() { return interruption(); }
 
 llvm::Error(::int21::search::lowerForScheduling)(ModuleOp module) {
   PassManager pm(module.getContext());
-  mlir::int21::buildInt21ToLinalgPipeline(pm);
+  int21::buildInt21ToLinalgPipeline(pm);
   if (failed(pm.run(module)))
     return llvm::createStringError("cannot lower the model for tuning");
   // Data movement of weights happens at compile time (int21-outline-weights
   // folds it before the schedule pass): it is no kernel to tune.
   module.walk(
-      [](func::FuncOp func) { mlir::int21::foldConstantDataMovement(func); });
-  if (failed(mlir::int21::schedule::prepareForScheduling(module)))
+      [](func::FuncOp func) { int21::foldConstantDataMovement(func); });
+  if (failed(int21::schedule::prepareForScheduling(module)))
     return llvm::createStringError("cannot lower the model for tuning");
   return llvm::Error::success();
 }

@@ -4,7 +4,7 @@
 #include "int21/Runtime/EngineSupport.h"
 #include "int21/Compiler/ObjectCache.h"
 #include "int21/Compiler/ParallelCodegen.h"
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 #include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
 
@@ -62,12 +62,12 @@ auto ::int21::compilerVersion() -> StringRef {
 }
 
 auto ::int21::registerCompilerDialects(DialectRegistry &registry) -> void {
-  registry.insert<mlir::int21::Int21Dialect>();
+  registry.insert<int21::Int21Dialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
   // The schedule templates, their transform ops and their contract (which
   // checks every #int21.schedule).
-  mlir::int21::schedule::registerScheduleDialects(registry);
+  int21::schedule::registerScheduleDialects(registry);
   registerAllToLLVMIRTranslations(registry);
 }
 
@@ -130,7 +130,7 @@ auto ::int21::appendWeight(Operation *at, Attribute value,
     -> FailureOr<uint64_t> {
   auto elements = dyn_cast<ElementsAttr>(value);
   std::optional<std::vector<char>> bytes =
-      elements ? mlir::int21::getConstantBytes(elements) : std::nullopt;
+      elements ? int21::getConstantBytes(elements) : std::nullopt;
   std::string name = "weight_" + std::to_string(meta.weights.size());
   if (auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(value))
     name = resource.getRawHandle().getKey().str();
@@ -177,19 +177,19 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   // int21 ops other than fusion groups still need lowering to linalg.
   bool lowered = !module
                       .walk([](Operation *op) {
-                        if (isa<mlir::int21::FusionGroupOp,
-                                mlir::int21::YieldOp>(op) ||
-                            !isa<mlir::int21::Int21Dialect>(op->getDialect()))
+                        if (isa<int21::FusionGroupOp,
+                                int21::YieldOp>(op) ||
+                            !isa<int21::Int21Dialect>(op->getDialect()))
                           return WalkResult::advance();
                         return WalkResult::interrupt();
                       })
                       .wasInterrupted();
   if (!lowered)
-    mlir::int21::buildInt21ToLinalgPipeline(pm);
-  mlir::int21::Int21CPUScheduleOptions scheduleOptions;
+    int21::buildInt21ToLinalgPipeline(pm);
+  int21::Int21CPUScheduleOptions scheduleOptions;
   scheduleOptions.knobs = options.knobs;
   scheduleOptions.strict = options.strictSchedules;
-  std::optional<mlir::int21::Int21GPUScheduleOptions> gpuSchedules;
+  std::optional<int21::Int21GPUScheduleOptions> gpuSchedules;
   if (options.gpuSchedules) {
     if (!options.gpuSchedules->isGPU())
       return module.emitError("the GPU schedules' target '")
@@ -200,7 +200,7 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
     gpuSchedules->strict = options.strictSchedules;
     gpuSchedules->hostCheck = true;
   }
-  mlir::int21::buildInt21CPUCodegenPipeline(
+  int21::buildInt21CPUCodegenPipeline(
       pm, options.schedule, scheduleOptions,
       gpuSchedules ? &*gpuSchedules : nullptr);
   return pm.run(module);
@@ -210,8 +210,8 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
 static bool needsLinalgLowering(ModuleOp module) {
   return module
       .walk([](Operation *op) {
-        if (isa<mlir::int21::FusionGroupOp, mlir::int21::YieldOp>(op) ||
-            !isa<mlir::int21::Int21Dialect>(op->getDialect()))
+        if (isa<int21::FusionGroupOp, int21::YieldOp>(op) ||
+            !isa<int21::Int21Dialect>(op->getDialect()))
           return WalkResult::advance();
         return WalkResult::interrupt();
       })
@@ -228,12 +228,12 @@ auto ::int21::lowerToGPUHost(ModuleOp module,
   if (options.timing)
     pm.enableTiming(*options.timing);
   if (needsLinalgLowering(module))
-    mlir::int21::buildInt21ToLinalgPipeline(pm);
-  mlir::int21::Int21GPUScheduleOptions schedule;
+    int21::buildInt21ToLinalgPipeline(pm);
+  int21::Int21GPUScheduleOptions schedule;
   schedule.chip = options.target.chip().str();
   schedule.knobs = options.knobs;
   schedule.strict = options.strictSchedules;
-  mlir::int21::buildInt21GPUHostPipeline(pm, options.schedule, schedule);
+  int21::buildInt21GPUHostPipeline(pm, options.schedule, schedule);
   return pm.run(module);
 }
 
@@ -247,7 +247,7 @@ auto ::int21::lowerKernelsToPTX(ModuleOp module, StringRef chip)
             chip + "\n.address_size 64\n")
         .str();
   PassManager pm(module.getContext());
-  mlir::int21::buildInt21GPUKernelLoweringPipeline(pm, chip);
+  int21::buildInt21GPUKernelLoweringPipeline(pm, chip);
   if (failed(pm.run(module)))
     return failure();
   std::string ptx;

@@ -5,7 +5,7 @@
 
 #include "NodeImporter.h"
 
-namespace mlir::int21::onnx_import {
+namespace int21::onnx_import {
 
 /// Maps ONNX value names to int21 values while one graph is imported.
 /// Initializers become constants lazily, at the top of the function, when a
@@ -47,6 +47,6 @@ private:
   OpBuilder constantBuilder;
 };
 
-} // namespace mlir::int21::onnx_import
+} // namespace int21::onnx_import
 
 #endif // INT21_LIB_IMPORT_GRAPHIMPORTER_H

@@ -12,8 +12,8 @@
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 NodeImporter::NodeImporter(GraphImporter &graph, const onnx::NodeProto &node,
                            int64_t opset, int sinceVersion, OpBuilder &builder,
@@ -45,7 +45,7 @@ RankedTensorType NodeImporter::inputType(unsigned i) {
   return v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
 }
 
-DenseElementsAttr mlir::int21::onnx_import::toDense(ElementsAttr attr) {
+DenseElementsAttr int21::onnx_import::toDense(ElementsAttr attr) {
   if (auto dense = dyn_cast<DenseElementsAttr>(attr))
     return dense;
   auto blob = dyn_cast<DenseResourceElementsAttr>(attr);
@@ -262,7 +262,7 @@ FailureOr<Value> NodeImporter::reshape(Value value, ArrayRef<int64_t> shape) {
 // Types and tensors
 //===----------------------------------------------------------------------===//
 
-Type mlir::int21::onnx_import::convertElementType(int32_t dataType,
+Type int21::onnx_import::convertElementType(int32_t dataType,
                                                   MLIRContext *ctx) {
   Builder b(ctx);
   switch (dataType) {
@@ -297,7 +297,7 @@ Type mlir::int21::onnx_import::convertElementType(int32_t dataType,
   }
 }
 
-std::string mlir::int21::onnx_import::onnxTypeName(int32_t dataType) {
+std::string int21::onnx_import::onnxTypeName(int32_t dataType) {
   if (onnx::TensorProto_DataType_IsValid(dataType))
     return onnx::TensorProto_DataType_Name(
         static_cast<onnx::TensorProto_DataType>(dataType));
@@ -305,7 +305,7 @@ std::string mlir::int21::onnx_import::onnxTypeName(int32_t dataType) {
 }
 
 FailureOr<int64_t>
-mlir::int21::onnx_import::checkedNumElements(ArrayRef<int64_t> shape) {
+int21::onnx_import::checkedNumElements(ArrayRef<int64_t> shape) {
   constexpr int64_t kMaxElements = int64_t(1) << 40;
   int64_t count = 1;
   for (int64_t d : shape) {
@@ -372,7 +372,7 @@ readExternalData(const onnx::TensorProto &tensor, StringRef baseDir,
   return success();
 }
 
-FailureOr<ElementsAttr> mlir::int21::onnx_import::convertTensor(
+FailureOr<ElementsAttr> int21::onnx_import::convertTensor(
     const onnx::TensorProto &tensor, StringRef baseDir, MLIRContext *ctx,
     llvm::function_ref<InFlightDiagnostic()> emitError,
     std::shared_ptr<const void> owner, bool withData) {

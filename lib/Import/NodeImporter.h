@@ -22,7 +22,7 @@
 
 #include <memory>
 
-namespace mlir::int21::onnx_import {
+namespace int21::onnx_import {
 
 class GraphImporter;
 
@@ -51,7 +51,7 @@ public:
   RankedTensorType inputType(unsigned i);
   /// The value of input `i`, which must be a constant; `what` names it in
   /// the error otherwise.
-  FailureOr<DenseElementsAttr> constantInput(unsigned i, StringRef what);
+  FailureOr<mlir::DenseElementsAttr> constantInput(unsigned i, StringRef what);
   FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);
   FailureOr<double> constantScalar(unsigned i, StringRef what);
 
@@ -95,7 +95,7 @@ public:
   template <typename OpTy, typename... Args>
   FailureOr<Value> create(Args &&...args) {
     OpTy op;
-    if constexpr (OpTy::template hasTrait<InferTypeOpInterface::Trait>())
+    if constexpr (OpTy::template hasTrait<mlir::InferTypeOpInterface::Trait>())
       op = OpTy::create(b, loc, b.getNoneType(), std::forward<Args>(args)...);
     else
       op = OpTy::create(b, loc, std::forward<Args>(args)...);
@@ -189,12 +189,12 @@ FailureOr<ElementsAttr> convertTensor(
     std::shared_ptr<const void> owner = nullptr, bool withData = true);
 
 /// Dense elements of a constant attribute, reading blobs when needed.
-DenseElementsAttr toDense(ElementsAttr attr);
+mlir::DenseElementsAttr toDense(ElementsAttr attr);
 
 /// The number of elements of `shape`, or failure when a dimension is
 /// negative or the count is absurd (over 2^40 elements).
 FailureOr<int64_t> checkedNumElements(ArrayRef<int64_t> shape);
 
-} // namespace mlir::int21::onnx_import
+} // namespace int21::onnx_import
 
 #endif // INT21_LIB_IMPORT_NODEIMPORTER_H

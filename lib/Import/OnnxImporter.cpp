@@ -27,8 +27,8 @@
 #include <queue>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 static constexpr int64_t kMinOpset = 7;
 static constexpr int64_t kMaxOpset = 17;
@@ -83,7 +83,7 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
 // The op table
 //===----------------------------------------------------------------------===//
 
-const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
+const OpImportTable &int21::onnx_import::getOpImportTable() {
   static const OpImportTable table = [] {
     OpImportTable t;
     registerElementwiseOps(t);
@@ -104,7 +104,7 @@ const OpImportTable &mlir::int21::onnx_import::getOpImportTable() {
   return table;
 }
 
-SmallVector<std::pair<std::string, int>> mlir::int21::supportedOnnxOps() {
+SmallVector<std::pair<std::string, int>> int21::supportedOnnxOps() {
   SmallVector<std::pair<std::string, int>> ops;
   for (const auto &entry : getOpImportTable())
     ops.emplace_back(entry.getKey().str(),
@@ -118,7 +118,7 @@ SmallVector<std::pair<std::string, int>> mlir::int21::supportedOnnxOps() {
 //===----------------------------------------------------------------------===//
 
 FailureOr<std::pair<std::string, SmallVector<int64_t>>>
-mlir::int21::parseInputShapeSpec(StringRef spec, std::string &error) {
+int21::parseInputShapeSpec(StringRef spec, std::string &error) {
   auto [name, dims] = spec.rsplit('=');
   if (name.empty() || !spec.contains('=')) {
     error =
@@ -669,7 +669,7 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
 } // namespace
 
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::int21::importOnnxModel(MLIRContext &context, llvm::MemoryBufferRef buffer,
+int21::importOnnxModel(MLIRContext &context, llvm::MemoryBufferRef buffer,
                              StringRef path, bool isText,
                              const OnnxImportOptions &options) {
   context.loadDialect<Int21Dialect, func::FuncDialect>();
@@ -708,7 +708,7 @@ mlir::int21::importOnnxModel(MLIRContext &context, llvm::MemoryBufferRef buffer,
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::int21::importOnnxFile(MLIRContext &context, StringRef path,
+int21::importOnnxFile(MLIRContext &context, StringRef path,
                             const OnnxImportOptions &options) {
   auto file =
       llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,

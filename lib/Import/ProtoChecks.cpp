@@ -18,8 +18,8 @@
 #include <optional>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 /// Bits an element of `dataType` takes in raw_data; none for the types whose
@@ -186,7 +186,7 @@ private:
 };
 } // namespace
 
-LogicalResult mlir::int21::onnx_import::checkWhatLibonnxReads(
+LogicalResult int21::onnx_import::checkWhatLibonnxReads(
     const onnx::ModelProto &model,
     llvm::function_ref<InFlightDiagnostic()> error) {
   return ProtoChecker(error).checkGraph(model.graph());

@@ -289,7 +289,7 @@ struct ResolvedLaunch {
 struct CudaExecutor::Impl {
   Driver driver;
   std::string name;
-  GpuPlan plan;
+  GPUPlan plan;
   EngineMetadata meta;
   CudaDevice info;
   CUdevice device = 0;
@@ -393,7 +393,7 @@ Error CudaExecutor::Impl::load(const EngineFile &file) {
       &maxShared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
       device);
   fromCubin = !plan.modules.empty();
-  for (const GpuModule &module : plan.modules) {
+  for (const GPUModule &module : plan.modules) {
     std::optional<Section> cubin =
         file.find(SectionKind::Code, module.name + "." + info.chip + ".cubin");
     std::optional<Section> ptx =
@@ -481,12 +481,12 @@ Error CudaExecutor::Impl::load(const EngineFile &file) {
   launches.resize(plan.steps.size());
   DenseMap<CUfunction, uint32_t> sharedSet;
   for (auto [s, step] : llvm::enumerate(plan.steps)) {
-    if (step.kind != GpuStep::Kind::Launch)
+    if (step.kind != GPUStep::Kind::Launch)
       continue;
     std::string where =
         ("plan step " + Twine(s) + " (" + step.describe() + ")").str();
     unsigned m = llvm::find_if(plan.modules,
-                               [&](const GpuModule &module) {
+                               [&](const GPUModule &module) {
                                  return module.name == step.module;
                                }) -
                  plan.modules.begin();
@@ -534,7 +534,7 @@ Error CudaExecutor::Impl::runSteps() {
     CUresult result = CUDA_SUCCESS;
     StringRef call;
     switch (step.kind) {
-    case GpuStep::Kind::Launch: {
+    case GPUStep::Kind::Launch: {
       ResolvedLaunch &launch = launches[s];
       call = "cuLaunchKernel";
       result = driver.cuLaunchKernel(
@@ -543,12 +543,12 @@ Error CudaExecutor::Impl::runSteps() {
           launch.params.empty() ? nullptr : launch.params.data(), nullptr);
       break;
     }
-    case GpuStep::Kind::Copy:
+    case GPUStep::Kind::Copy:
       call = "cuMemcpyDtoDAsync";
       result = driver.cuMemcpyDtoDAsync(address(step.dst), address(step.src),
                                         step.bytes, stream);
       break;
-    case GpuStep::Kind::Memset:
+    case GPUStep::Kind::Memset:
       call = "cuMemsetD8Async";
       result = driver.cuMemsetD8Async(address(step.dst), step.value, step.bytes,
                                       stream);
@@ -645,7 +645,7 @@ CudaExecutor::~CudaExecutor() {
 }
 
 Expected<std::unique_ptr<CudaExecutor>>
-CudaExecutor::create(const EngineFile &file, GpuPlan plan, StringRef name) {
+CudaExecutor::create(const EngineFile &file, GPUPlan plan, StringRef name) {
   Expected<Driver> driver = openDriver(name);
   if (!driver)
     return driver.takeError();

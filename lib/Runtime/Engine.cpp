@@ -2,7 +2,7 @@
 
 #include "int21/Runtime/Engine.h"
 #include "int21/Runtime/Cuda.h"
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -156,10 +156,10 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
     return file.takeError();
   const EngineMetadata &meta = file->metadata();
   std::string host = hostTarget();
-  if (isGpuTarget(meta.target)) {
+  if (isGPUTarget(meta.target)) {
     // The plan and code are checked before the driver is looked for: a
     // broken engine is reported as such on any machine.
-    Expected<GpuPlan> plan = readGpuPlan(*file, name);
+    Expected<GPUPlan> plan = readGPUPlan(*file, name);
     if (!plan)
       return plan.takeError();
     if (Error error = checkSpecs(meta, name))

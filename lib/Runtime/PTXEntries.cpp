@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

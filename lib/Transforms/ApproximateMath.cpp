@@ -18,10 +18,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21APPROXIMATEMATH
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
 

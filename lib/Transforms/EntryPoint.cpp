@@ -20,7 +20,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/DenseMap.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21OUTLINEWEIGHTS
 #define GEN_PASS_DEF_INT21DECOMPOSEAGGREGATES
 #define GEN_PASS_DEF_INT21EXPANDSTRIDEDCOPIES
@@ -29,12 +29,12 @@ namespace mlir::int21 {
 #define GEN_PASS_DEF_INT21DETACHEMPTYARGUMENTS
 #define GEN_PASS_DEF_INT21CPUENTRYPOINT
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
-std::optional<std::vector<char>> mlir::int21::getConstantBytes(ElementsAttr value) {
+std::optional<std::vector<char>> int21::getConstantBytes(ElementsAttr value) {
   auto type = cast<ShapedType>(value.getType());
   Type element = type.getElementType();
   if (!element.isIntOrFloat())
@@ -86,7 +86,7 @@ std::optional<std::vector<char>> mlir::int21::getConstantBytes(ElementsAttr valu
   return out;
 }
 
-LogicalResult mlir::int21::decomposeAggregateOps(Operation *scope) {
+LogicalResult int21::decomposeAggregateOps(Operation *scope) {
   SmallVector<linalg::AggregatedOpInterface> ops;
   scope->walk([&](linalg::AggregatedOpInterface op) { ops.push_back(op); });
   IRRewriter rewriter(scope->getContext());
@@ -180,7 +180,7 @@ ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
 
 } // namespace
 
-void mlir::int21::foldConstantDataMovement(func::FuncOp func) {
+void int21::foldConstantDataMovement(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   SmallVector<Operation *> candidates;
   func.walk([&](Operation *op) {

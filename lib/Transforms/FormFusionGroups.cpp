@@ -6,13 +6,13 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21FORMFUSIONGROUPS
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 namespace {
 

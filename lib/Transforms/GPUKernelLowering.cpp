@@ -8,11 +8,11 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21GPUALIGNARGUMENTS
 #define GEN_PASS_DEF_INT21GPULOWERVECTORTRANSFERS
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
 

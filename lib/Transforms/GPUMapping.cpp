@@ -29,11 +29,11 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21GPUMAPFORALL
 #define GEN_PASS_DEF_INT21GPUMERGEMODULES
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
 

@@ -13,14 +13,14 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/xxhash.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21INLINEFUSIONGROUPS
 #define GEN_PASS_DEF_INT21OUTLINEKERNELS
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 namespace {
 struct InlineFusionGroupsPass

@@ -45,7 +45,7 @@ static void addInlineAndBufferize(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
 }
 
-void mlir::int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
+void int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createInt21FormFusionGroups());
@@ -53,7 +53,7 @@ void mlir::int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
   func.addPass(createCSEPass());
 }
 
-void mlir::int21::buildInt21CPUCodegenPipeline(
+void int21::buildInt21CPUCodegenPipeline(
     OpPassManager &pm, bool schedule,
     const Int21CPUScheduleOptions &scheduleOptions,
     const Int21GPUScheduleOptions *gpuSchedules) {
@@ -128,13 +128,13 @@ void mlir::int21::buildInt21CPUCodegenPipeline(
   pm.addPass(createInt21CPUEntryPoint());
 }
 
-StringRef mlir::int21::getPTXFeatures(StringRef chip) {
+StringRef int21::getPTXFeatures(StringRef chip) {
   // PTX ISA 8.0 (CUDA 12.0) covers sm_80 and sm_90.
   (void)chip;
   return "+ptx80";
 }
 
-std::string mlir::int21::findLibdevice() {
+std::string int21::findLibdevice() {
   SmallVector<std::string> roots;
   if (const char *env = std::getenv("INT21_CUDA_PATH"))
     roots.push_back(env);
@@ -156,7 +156,7 @@ std::string mlir::int21::findLibdevice() {
   return "";
 }
 
-void mlir::int21::buildInt21GPUHostPipeline(
+void int21::buildInt21GPUHostPipeline(
     OpPassManager &pm, bool schedule,
     const Int21GPUScheduleOptions &scheduleOptions) {
   // Tensors: every non-splat constant becomes a weight (a constant the host
@@ -190,7 +190,7 @@ void mlir::int21::buildInt21GPUHostPipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::int21::buildInt21GPUKernelLoweringPipeline(OpPassManager &pm,
+void int21::buildInt21GPUKernelLoweringPipeline(OpPassManager &pm,
                                                       StringRef chip) {
   GpuNVVMAttachTargetOptions target;
   target.chip = chip.str();
@@ -236,7 +236,7 @@ struct GPUCodegenOptions : PassPipelineOptions<GPUCodegenOptions> {
 };
 } // namespace
 
-void mlir::int21::registerInt21Pipelines() {
+void int21::registerInt21Pipelines() {
   PassPipelineRegistration<GPUCodegenOptions>(
       "int21-gpu-codegen",
       "Compile linalg on tensors (the output of int21-to-linalg) for an "

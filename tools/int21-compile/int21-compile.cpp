@@ -354,7 +354,7 @@ int main(int argc, char **argv) {
                               "int21-compile: compile an ONNX model\n");
 
   if (listOps) {
-    for (const auto &[op, opset] : mlir::int21::supportedOnnxOps())
+    for (const auto &[op, opset] : int21::supportedOnnxOps())
       llvm::outs() << op << " " << opset << "\n";
     return 0;
   }
@@ -458,7 +458,7 @@ int main(int argc, char **argv) {
   session.weightData = printWeights || compiles;
   for (const std::string &spec : inputShapes) {
     std::string error;
-    auto parsed = mlir::int21::parseInputShapeSpec(spec, error);
+    auto parsed = int21::parseInputShapeSpec(spec, error);
     if (failed(parsed))
       return fail("--input-shape: " + error);
     session.inputShapes[parsed->first].assign(parsed->second.begin(),

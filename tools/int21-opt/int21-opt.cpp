@@ -82,18 +82,18 @@ bool writeOutput(llvm::StringRef path, llvm::StringRef text) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::registerAllPasses();
-  mlir::int21::registerInt21Passes();
-  mlir::int21::registerInt21Pipelines();
+  int21::registerInt21Passes();
+  int21::registerInt21Pipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary (int21-gpu-codegen) translates kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::int21::Int21Dialect>();
+  registry.insert<int21::Int21Dialect>();
   // The schedule templates, their transform ops and their contract (which
   // checks every #int21.schedule).
-  mlir::int21::schedule::registerScheduleDialects(registry);
+  int21::schedule::registerScheduleDialects(registry);
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "int21 optimizer driver\n", registry);

@@ -14,7 +14,7 @@
 
 #include "int21/Runtime/Cuda.h"
 #include "int21/Runtime/Engine.h"
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 #include "int21/Runtime/TensorProto.h"
 #include "int21/Runtime/Tensors.h"
 
@@ -106,12 +106,12 @@ static int printPlan(StringRef path, bool json) {
     return 1;
   }
   const EngineMetadata &meta = file->metadata();
-  if (!isGpuTarget(meta.target)) {
+  if (!isGPUTarget(meta.target)) {
     errs() << "int21-run: error: " << path << ": engine for '" << meta.target
            << "' has no GPU plan\n";
     return 1;
   }
-  Expected<GpuPlan> plan = readGpuPlan(*file, path);
+  Expected<GPUPlan> plan = readGPUPlan(*file, path);
   if (!plan) {
     errs() << "int21-run: error: " << toString(plan.takeError()) << "\n";
     return 1;
@@ -143,7 +143,7 @@ static int printPlan(StringRef path, bool json) {
   if (json)
     outs() << gpuPlanToString(*plan, /*pretty=*/true) << "\n";
   else
-    printGpuPlan(*plan, outs());
+    printGPUPlan(*plan, outs());
   return 0;
 }
 

@@ -20,7 +20,7 @@
 #include "gtest/gtest.h"
 
 using namespace int21::search;
-using mlir::int21::FusionGroupOp;
+using int21::FusionGroupOp;
 
 namespace {
 
@@ -61,7 +61,7 @@ protected:
     mlir::DialectRegistry registry;
     int21::registerCompilerDialects(registry);
     context = std::make_unique<mlir::MLIRContext>(registry);
-    context->loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+    context->loadDialect<int21::Int21Dialect, mlir::func::FuncDialect>();
     module = parse();
     ASSERT_TRUE(module);
   }
@@ -214,7 +214,7 @@ Trial measured(unsigned kernel, const Kernel &work, Schedule schedule,
 }
 
 TEST_F(FusionTest, FusionAgentProposesMergesOnce) {
-  ASSERT_TRUE(mlir::succeeded(mlir::int21::schedule::prepareForScheduling(*module)));
+  ASSERT_TRUE(mlir::succeeded(int21::schedule::prepareForScheduling(*module)));
   std::vector<Kernel> kernels = extractKernels(*module);
   ASSERT_EQ(kernels.size(), 4u);
   // The merge of exp (kernel 0) into the matmul (kernel 1), after them.

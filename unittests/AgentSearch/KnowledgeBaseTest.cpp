@@ -57,11 +57,11 @@ Kernel kernelOf(const std::string &text) {
   mlir::DialectRegistry registry;
   int21::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
-  context.loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+  context.loadDialect<int21::Int21Dialect, mlir::func::FuncDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, &context);
   EXPECT_TRUE(module);
-  EXPECT_TRUE(mlir::succeeded(mlir::int21::schedule::prepareForScheduling(*module)));
+  EXPECT_TRUE(mlir::succeeded(int21::schedule::prepareForScheduling(*module)));
   std::vector<Kernel> kernels = extractKernels(*module);
   EXPECT_EQ(kernels.size(), 1u);
   return kernels.front();

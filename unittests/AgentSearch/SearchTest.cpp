@@ -19,7 +19,7 @@
 #include <cmath>
 
 using namespace int21::search;
-namespace schedule = mlir::int21::schedule;
+namespace schedule = int21::schedule;
 
 namespace {
 
@@ -56,7 +56,7 @@ protected:
     mlir::DialectRegistry registry;
     int21::registerCompilerDialects(registry);
     context = std::make_unique<mlir::MLIRContext>(registry);
-    context->loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+    context->loadDialect<int21::Int21Dialect, mlir::func::FuncDialect>();
     module = mlir::parseSourceString<mlir::ModuleOp>(kModule, context.get());
     ASSERT_TRUE(module);
     ASSERT_TRUE(mlir::succeeded(schedule::prepareForScheduling(*module)));
@@ -151,7 +151,7 @@ TEST_F(SearchTest, SchedulesGoToEveryGroupOfTheKernel) {
   schedule.knobs["reg_n"] = 8;
   EXPECT_EQ(applySchedules(*module, {{matmul().signature, schedule}}), 2u);
   unsigned withReg8 = 0;
-  module->walk([&](mlir::int21::FusionGroupOp group) {
+  module->walk([&](int21::FusionGroupOp group) {
     if (auto attr = group.getScheduleAttr())
       if (attr.getIntKnob("reg_n") == 8)
         ++withReg8;

@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 namespace {
 

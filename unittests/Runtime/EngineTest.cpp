@@ -40,7 +40,7 @@ std::string compileEngine(llvm::StringRef source) {
   mlir::DialectRegistry registry;
   int21::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
-  context.loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+  context.loadDialect<int21::Int21Dialect, mlir::func::FuncDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(source, &context);
   std::string out;

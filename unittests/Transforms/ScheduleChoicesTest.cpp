@@ -15,7 +15,7 @@
 #include <string>
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 namespace {
 

@@ -42,7 +42,7 @@ uint64_t scheduleHash(llvm::StringRef signature, const Schedule &schedule);
 std::string describe(const Schedule &schedule);
 
 /// The default schedule of a template.
-Schedule defaultSchedule(const mlir::int21::schedule::ScheduleChoice &choice);
+Schedule defaultSchedule(const int21::schedule::ScheduleChoice &choice);
 
 /// Whether `schedule` is a point of `kernel`'s space (a template of it, every
 /// knob in its domain, the tiles plausible); `why` says why not.
@@ -50,7 +50,7 @@ bool isValidSchedule(const Kernel &kernel, const Schedule &schedule,
                      std::string &why);
 
 /// A uniformly random point of `choice`'s space.
-Schedule randomSchedule(const mlir::int21::schedule::ScheduleChoice &choice,
+Schedule randomSchedule(const int21::schedule::ScheduleChoice &choice,
                         std::mt19937_64 &rng);
 
 enum class Outcome {

@@ -26,14 +26,14 @@ namespace int21::search {
 
 /// A producer group that may be merged into its consumer group.
 struct FusionSite {
-  mlir::int21::FusionGroupOp producer;
-  mlir::int21::FusionGroupOp consumer;
+  int21::FusionGroupOp producer;
+  int21::FusionGroupOp consumer;
 };
 
 /// Whether `producer` may be merged into `consumer`: both in the same block,
 /// and every result of `producer` used, and used inside `consumer` only.
-bool canMerge(mlir::int21::FusionGroupOp producer,
-              mlir::int21::FusionGroupOp consumer);
+bool canMerge(int21::FusionGroupOp producer,
+              int21::FusionGroupOp consumer);
 
 /// The fusion sites of `module`, in the order of their producers.
 llvm::SmallVector<FusionSite> findFusionSites(mlir::ModuleOp module);
@@ -43,14 +43,14 @@ llvm::SmallVector<FusionSite> findFusionSites(mlir::ModuleOp module);
 /// producer is erased. The consumer's schedule is dropped (it was chosen for
 /// other work). Returns the consumer; fails, changing nothing, unless
 /// canMerge(producer, consumer).
-mlir::FailureOr<mlir::int21::FusionGroupOp>
-mergeGroups(mlir::int21::FusionGroupOp producer,
-            mlir::int21::FusionGroupOp consumer);
+mlir::FailureOr<int21::FusionGroupOp>
+mergeGroups(int21::FusionGroupOp producer,
+            int21::FusionGroupOp consumer);
 
 /// The group `site` would merge into, built in `scratch` (a module the
 /// caller owns and drops when done) from clones: the model is not changed.
 /// The clones read the model's values, so `scratch` must not outlive them.
-mlir::int21::FusionGroupOp cloneMerged(const FusionSite &site,
+int21::FusionGroupOp cloneMerged(const FusionSite &site,
                                        mlir::ModuleOp scratch);
 
 /// A merge the search chose: every site of the model whose merged group has

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-namespace mlir::int21 {
+namespace int21 {
 class FusionGroupOp;
-} // namespace mlir::int21
+} // namespace int21
 
 namespace int21::search {
 
@@ -45,7 +45,7 @@ struct Kernel {
   /// Groups of the model with this signature.
   unsigned instances = 0;
   /// The templates that may schedule it, with knob domains and defaults.
-  std::vector<mlir::int21::schedule::ScheduleChoice> choices;
+  std::vector<int21::schedule::ScheduleChoice> choices;
   /// Work and traffic, for the roofline bound: arithmetic operations and
   /// the bytes of the kernel's inputs and outputs.
   double flops = 0;
@@ -56,20 +56,20 @@ struct Kernel {
   std::optional<std::pair<unsigned, unsigned>> mergeOf;
 
   /// The choice for template `sequence`, or null.
-  const mlir::int21::schedule::ScheduleChoice *
+  const int21::schedule::ScheduleChoice *
   findChoice(llvm::StringRef sequence) const;
 };
 
 /// The kernel module of `group`: a new module in `group`'s context.
 mlir::OwningOpRef<mlir::ModuleOp>
-buildKernelModule(mlir::int21::FusionGroupOp group);
+buildKernelModule(int21::FusionGroupOp group);
 
 /// The signature of `group` (the digest of its kernel module's text).
-std::string kernelSignature(mlir::int21::FusionGroupOp group);
+std::string kernelSignature(int21::FusionGroupOp group);
 
 /// The kernel of `group` alone (one instance); std::nullopt when no template
 /// schedules it.
-std::optional<Kernel> describeKernel(mlir::int21::FusionGroupOp group);
+std::optional<Kernel> describeKernel(int21::FusionGroupOp group);
 
 /// The kernels of `module`, which must be lowered to linalg and prepared
 /// (schedule::prepareForScheduling): one per distinct signature, in the order of

@@ -3,6 +3,7 @@
 #ifndef INT21_IMPORT_ONNXIMPORTER_H
 #define INT21_IMPORT_ONNXIMPORTER_H
 
+#include "int21/Support/LLVM.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/Timing.h"
@@ -12,7 +13,7 @@
 
 #include <string>
 
-namespace mlir::int21 {
+namespace int21 {
 
 struct OnnxImportOptions {
   /// Static shapes for graph inputs, by input name; they replace the shape the
@@ -56,6 +57,6 @@ importOnnxFile(MLIRContext &context, StringRef path,
 /// the range it handles, sorted by name.
 SmallVector<std::pair<std::string, int>> supportedOnnxOps();
 
-} // namespace mlir::int21
+} // namespace int21
 
 #endif // INT21_IMPORT_ONNXIMPORTER_H

@@ -19,7 +19,7 @@
 #define INT21_RUNTIME_CUDA_H
 
 #include "int21/Runtime/EngineFile.h"
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -61,7 +61,7 @@ public:
   /// allocates and fills the device buffers. `name` names the engine in
   /// errors.
   static llvm::Expected<std::unique_ptr<CudaExecutor>>
-  create(const EngineFile &file, GpuPlan plan, llvm::StringRef name);
+  create(const EngineFile &file, GPUPlan plan, llvm::StringRef name);
 
   /// Copies `inputs` (host memory, sizes from the metadata) to the device,
   /// runs the plan's steps in order on the stream, copies the outputs back

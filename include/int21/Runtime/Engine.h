@@ -5,7 +5,7 @@
 // maps from memory (memfd + dlopen) and calls through one entry point,
 // `int21_entry(void **args)`, with the inputs, weights and outputs in order.
 // An engine for an NVIDIA chip (target "sm_80", "sm_90") runs its plan
-// (GpuPlan.h) on the first CUDA device through the driver API (Cuda.h),
+// (GPUPlan.h) on the first CUDA device through the driver API (Cuda.h),
 // which is opened only then.
 //
 // Engines share nothing: two engines (or the same file loaded twice) in one

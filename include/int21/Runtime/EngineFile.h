@@ -52,7 +52,7 @@ struct TensorSpec {
   }
 };
 
-/// Plan: what a GPU engine runs, in order (GpuPlan.h).
+/// Plan: what a GPU engine runs, in order (GPUPlan.h).
 enum class SectionKind : uint32_t {
   Metadata = 1,
   Code = 2,

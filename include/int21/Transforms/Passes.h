@@ -17,7 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::int21 {
+namespace int21 {
 
 #define GEN_PASS_DECL
 #include "int21/Transforms/Passes.h.inc"
@@ -82,6 +82,6 @@ void foldConstantDataMovement(func::FuncOp func);
 /// `int21-to-linalg`) so that int21-opt can run them.
 void registerInt21Pipelines();
 
-} // namespace mlir::int21
+} // namespace int21
 
 #endif // INT21_TRANSFORMS_PASSES_H

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def Int21FormFusionGroups : Pass<"int21-form-fusion-groups", "func::FuncOp"> {
+def Int21FormFusionGroups : Pass<"int21-form-fusion-groups", "::mlir::func::FuncOp"> {
   let summary = "Group int21 ops into fusion groups, one per future kernel";
   let description = [{
     Forms `int21.fusion_group` regions with the default policy: every compute
@@ -20,10 +20,10 @@ def Int21FormFusionGroups : Pass<"int21-form-fusion-groups", "func::FuncOp"> {
     Option<"maxGroupSize", "max-group-size", "unsigned", /*default=*/"16",
            "The most ops one group may hold">,
   ];
-  let dependentDialects = ["::mlir::int21::Int21Dialect"];
+  let dependentDialects = ["::int21::Int21Dialect"];
 }
 
-def Int21InlineFusionGroups : Pass<"int21-inline-fusion-groups", "func::FuncOp"> {
+def Int21InlineFusionGroups : Pass<"int21-inline-fusion-groups", "::mlir::func::FuncOp"> {
   let summary = "Dissolve fusion groups, moving their bodies into the parent";
   let description = [{
     The inverse of `int21-form-fusion-groups`: every `int21.fusion_group` is
@@ -32,7 +32,7 @@ def Int21InlineFusionGroups : Pass<"int21-inline-fusion-groups", "func::FuncOp">
   }];
 }
 
-def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "func::FuncOp"> {
+def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "::mlir::func::FuncOp"> {
   let summary = "Lower int21 ops to linalg, tensor, arith and math on tensors";
   let description = [{
     Rewrites every int21 op (inside fusion groups or not) into upstream ops
@@ -52,7 +52,7 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "func::FuncOp"> {
   ];
 }
 
-def Int21OutlineWeights : Pass<"int21-outline-weights", "func::FuncOp"> {
+def Int21OutlineWeights : Pass<"int21-outline-weights", "::mlir::func::FuncOp"> {
   let summary = "Turn the weights of an entry function into arguments";
   let description = [{
     Prepares an entry function for an engine, whose weights live in the
@@ -74,7 +74,7 @@ def Int21OutlineWeights : Pass<"int21-outline-weights", "func::FuncOp"> {
   ];
 }
 
-def Int21DecomposeAggregates : Pass<"int21-decompose-aggregates", "func::FuncOp"> {
+def Int21DecomposeAggregates : Pass<"int21-decompose-aggregates", "::mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (softmax) into simpler ones";
   let description = [{
     Rewrites every op implementing `linalg::AggregatedOpInterface` that a
@@ -83,7 +83,7 @@ def Int21DecomposeAggregates : Pass<"int21-decompose-aggregates", "func::FuncOp"
   }];
 }
 
-def Int21ExpandStridedCopies : Pass<"int21-expand-strided-copies", "func::FuncOp"> {
+def Int21ExpandStridedCopies : Pass<"int21-expand-strided-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn memref.copy between strided buffers into linalg.copy";
   let description = [{
     `finalize-memref-to-llvm` lowers a copy between buffers that are not both
@@ -94,7 +94,7 @@ def Int21ExpandStridedCopies : Pass<"int21-expand-strided-copies", "func::FuncOp
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def Int21ApproximateMath : Pass<"int21-approximate-math", "func::FuncOp"> {
+def Int21ApproximateMath : Pass<"int21-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Expand exp, erf and tanh into polynomial approximations";
   let description = [{
     On the CPU, `math.exp`, `math.erf` and `math.tanh` otherwise become libm
@@ -109,7 +109,7 @@ def Int21ApproximateMath : Pass<"int21-approximate-math", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def Int21SignlessSignature : Pass<"int21-signless-signature", "func::FuncOp"> {
+def Int21SignlessSignature : Pass<"int21-signless-signature", "::mlir::func::FuncOp"> {
   let summary = "Give a lowered function signless integer arguments and results";
   let description = [{
     After lowering to linalg, unsigned tensors only appear at the function
@@ -119,7 +119,7 @@ def Int21SignlessSignature : Pass<"int21-signless-signature", "func::FuncOp"> {
   }];
 }
 
-def Int21PlanWorkspace : Pass<"int21-plan-workspace", "func::FuncOp"> {
+def Int21PlanWorkspace : Pass<"int21-plan-workspace", "::mlir::func::FuncOp"> {
   let summary = "Place a function's static buffers in one workspace argument";
   let description = [{
     Runs after bufferization, before the deallocation pipeline. Every
@@ -134,7 +134,7 @@ def Int21PlanWorkspace : Pass<"int21-plan-workspace", "func::FuncOp"> {
 }
 
 def Int21DetachEmptyArguments
-    : Pass<"int21-detach-empty-arguments", "func::FuncOp"> {
+    : Pass<"int21-detach-empty-arguments", "::mlir::func::FuncOp"> {
   let summary = "Give arguments without elements a type with no data to pass";
   let description = [{
     A function argument whose memref has no elements (a dimension of 0)
@@ -147,7 +147,7 @@ def Int21DetachEmptyArguments
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
-def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
+def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "::mlir::ModuleOp"> {
   let summary = "Add the engine entry point `int21_entry(void **args)`";
   let description = [{
     Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
@@ -159,7 +159,7 @@ def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def Int21SelectSchedules : Pass<"int21-select-schedules", "ModuleOp"> {
+def Int21SelectSchedules : Pass<"int21-select-schedules", "::mlir::ModuleOp"> {
   let summary = "Write a checked #int21.schedule on every fusion group";
   let description = [{
     Runs on linalg on tensors with fusion groups (a linalg op outside a group
@@ -192,7 +192,7 @@ def Int21SelectSchedules : Pass<"int21-select-schedules", "ModuleOp"> {
   let dependentDialects = ["::mlir::transform::TransformDialect"];
 }
 
-def Int21ApplySchedules : Pass<"int21-apply-schedules", "ModuleOp"> {
+def Int21ApplySchedules : Pass<"int21-apply-schedules", "::mlir::ModuleOp"> {
   let summary = "Apply each fusion group's #int21.schedule and dissolve the groups";
   let description = [{
     Applies the schedule template each group names (int21-select-schedules'
@@ -222,7 +222,7 @@ def Int21ApplySchedules : Pass<"int21-apply-schedules", "ModuleOp"> {
   ];
 }
 
-def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
+def Int21CPUSchedule : Pass<"int21-cpu-schedule", "::mlir::ModuleOp"> {
   let summary = "Select and apply the CPU schedule of every fusion group";
   let description = [{
     int21-select-schedules then int21-apply-schedules for the CPU (the
@@ -261,7 +261,7 @@ def Int21CPUSchedule : Pass<"int21-cpu-schedule", "ModuleOp"> {
   ];
 }
 
-def Int21GPUSchedule : Pass<"int21-gpu-schedule", "ModuleOp"> {
+def Int21GPUSchedule : Pass<"int21-gpu-schedule", "::mlir::ModuleOp"> {
   let summary = "Select and apply the GPU schedule of every fusion group";
   let description = [{
     The GPU counterpart of `int21-cpu-schedule`, with the same machinery
@@ -294,7 +294,7 @@ def Int21GPUSchedule : Pass<"int21-gpu-schedule", "ModuleOp"> {
   ];
 }
 
-def Int21GPUMapForall : Pass<"int21-gpu-map-forall", "func::FuncOp"> {
+def Int21GPUMapForall : Pass<"int21-gpu-map-forall", "::mlir::func::FuncOp"> {
   let summary = "Map the block and thread loops of a bufferized function to gpu.launch";
   let description = [{
     Runs on bufferized functions whose kernels are `scf.forall` loops mapped
@@ -319,7 +319,7 @@ def Int21GPUMapForall : Pass<"int21-gpu-map-forall", "func::FuncOp"> {
 }
 
 def Int21GPUExpandHostCopies
-    : Pass<"int21-gpu-expand-host-copies", "func::FuncOp"> {
+    : Pass<"int21-gpu-expand-host-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn host copies between strided buffers, and host fills, "
                 "into kernels of many blocks";
   let description = [{
@@ -354,7 +354,7 @@ def Int21GPUExpandHostCopies
   ];
 }
 
-def Int21GPUMergeModules : Pass<"int21-gpu-merge-modules", "ModuleOp"> {
+def Int21GPUMergeModules : Pass<"int21-gpu-merge-modules", "::mlir::ModuleOp"> {
   let summary = "Move every outlined kernel into one gpu.module";
   let description = [{
     `gpu-kernel-outlining` gives every kernel a gpu.module of its own; this
@@ -365,7 +365,7 @@ def Int21GPUMergeModules : Pass<"int21-gpu-merge-modules", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def Int21GPUAlignArguments : Pass<"int21-gpu-align-arguments", "gpu::GPUModuleOp"> {
+def Int21GPUAlignArguments : Pass<"int21-gpu-align-arguments", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Tell LLVM that the kernels' pointer arguments are 16-byte aligned";
   let description = [{
     Runs on a gpu.module lowered to the LLVM dialect: every pointer argument
@@ -379,7 +379,7 @@ def Int21GPUAlignArguments : Pass<"int21-gpu-align-arguments", "gpu::GPUModuleOp
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def Int21GPULowerVectorTransfers : Pass<"int21-gpu-lower-vector-transfers", "gpu::GPUModuleOp"> {
+def Int21GPULowerVectorTransfers : Pass<"int21-gpu-lower-vector-transfers", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower the kernels' 1-D vector transfers to vector loads and stores";
   let description = [{
     In-bounds 1-D `vector.transfer_read`/`transfer_write` ops on memrefs (what
@@ -391,7 +391,7 @@ def Int21GPULowerVectorTransfers : Pass<"int21-gpu-lower-vector-transfers", "gpu
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
 }
 
-def Int21OutlineKernels : Pass<"int21-outline-kernels", "ModuleOp"> {
+def Int21OutlineKernels : Pass<"int21-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Outline every loop nest of a bufferized function into a kernel function";
   let description = [{
     Runs on buffers, before the loops are lowered: every kernel of a

@@ -17,6 +17,7 @@
 #ifndef INT21_TRANSFORMS_SCHEDULE_H
 #define INT21_TRANSFORMS_SCHEDULE_H
 
+#include "int21/Support/LLVM.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -27,15 +28,15 @@
 #include <string>
 #include <vector>
 
-namespace mlir::int21 {
+namespace int21 {
 class FusionGroupOp;
 
 /// Which template set schedules a group: lib/Transforms/Schedule/CPU or
 /// lib/Transforms/Schedule/GPU.
 enum class ScheduleTarget { CPU, GPU };
-} // namespace mlir::int21
+} // namespace int21
 
-namespace mlir::int21::schedule {
+namespace int21::schedule {
 
 /// Values of a template's knobs and alternatives, by name (an alternative's
 /// value is the index of its region).
@@ -178,6 +179,6 @@ LogicalResult addResolvedSchedule(ModuleOp library, StringRef sequence,
 /// transform.int21.clear_tags, the matchers).
 void registerTransformExtension(DialectRegistry &registry);
 
-} // namespace mlir::int21::schedule
+} // namespace int21::schedule
 
 #endif // INT21_TRANSFORMS_SCHEDULE_H

@@ -32,7 +32,7 @@ def Int21_PrepareGroupOp : Op<Transform_Dialect, "int21.prepare_group", [
     transform.int21.clear_tags %group : !transform.any_op
     ```
   }];
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let arguments = (ins TransformHandleTypeInterface:$group,
                        StrAttr:$template_name);
   let assemblyFormat = "$group `for` $template_name attr-dict `:` type($group)";
@@ -46,7 +46,7 @@ def Int21_ClearTagsOp : Op<Transform_Dialect, "int21.clear_tags", [
     Removes the tags `int21.prepare_group` puts from the ops nested in the
     payload of `scope`.
   }];
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let arguments = (ins TransformHandleTypeInterface:$scope);
   let assemblyFormat = "$scope attr-dict `:` type($scope)";
 }
@@ -67,7 +67,7 @@ def Int21_MatchAnchorOp : Op<Transform_Dialect, "int21.match.anchor", [
         : (!transform.any_op) -> !transform.any_op
     ```
   }];
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let arguments = (ins TransformHandleTypeInterface:$group);
   let results = (outs TransformHandleTypeInterface:$anchor);
   let assemblyFormat = "$group attr-dict `:` functional-type($group, $anchor)";
@@ -91,7 +91,7 @@ def Int21_MatchShapeClassOp : Op<Transform_Dialect, "int21.match.shape_class", [
         min [16, 64, 32] max [64, 256, 48] : !transform.any_op
     ```
   }];
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let arguments = (ins TransformHandleTypeInterface:$op,
                        DenseI64ArrayAttr:$multiple_of,
                        DenseI64ArrayAttr:$min,
@@ -122,7 +122,7 @@ def Int21_PromoteCopyOp : Op<Transform_Dialect, "int21.promote_copy", [
         : (!transform.any_value) -> !transform.any_op
     ```
   }];
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let arguments = (ins TransformValueHandleTypeInterface:$tensor,
                        OptionalAttr<AnyAttr>:$memory_space);
   let results = (outs TransformHandleTypeInterface:$copy);
@@ -155,7 +155,7 @@ def Int21_GPUCopyThreadsOp : Op<Transform_Dialect, "int21.gpu.copy_threads", [
         !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     ```
   }];
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let arguments = (ins TransformHandleTypeInterface:$copy,
                        TransformParamTypeInterface:$vector_width,
                        TransformParamTypeInterface:$threads_y,

@@ -6,7 +6,7 @@
 #include <cmath>
 
 using namespace int21::search;
-namespace schedule = mlir::int21::schedule;
+namespace schedule = int21::schedule;
 
 Agent::~Agent() = default;
 

@@ -39,7 +39,7 @@ std::optional<Schedule> randomPlausible(const Kernel &kernel,
 /// `schedule` (of other work, the same template) moved into `choice`'s
 /// space: each size to the nearest option in log2, each alternative kept
 /// where `choice` has it; a knob `schedule` lacks takes the default.
-Schedule fitToChoice(const mlir::int21::schedule::ScheduleChoice &choice,
+Schedule fitToChoice(const int21::schedule::ScheduleChoice &choice,
                      const Schedule &schedule);
 
 /// Distance between two works' loop sizes (the sum over the loops of the

@@ -21,7 +21,7 @@
 #include <limits>
 
 using namespace int21::search;
-namespace schedule = mlir::int21::schedule;
+namespace schedule = int21::schedule;
 
 namespace {
 constexpr size_t kMinPoints = 5;

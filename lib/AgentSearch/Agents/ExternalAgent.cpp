@@ -22,7 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace int21::search;
-namespace schedule = mlir::int21::schedule;
+namespace schedule = int21::schedule;
 namespace json = llvm::json;
 
 namespace {

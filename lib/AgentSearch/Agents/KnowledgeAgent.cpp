@@ -52,7 +52,7 @@ private:
       return it->second;
     std::vector<std::pair<double, Schedule>> ranked;
     for (const KnowledgeRecord &record : records) {
-      const mlir::int21::schedule::ScheduleChoice *choice =
+      const int21::schedule::ScheduleChoice *choice =
           work.findChoice(record.schedule.sequence);
       if (!choice)
         continue;

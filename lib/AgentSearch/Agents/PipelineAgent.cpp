@@ -21,7 +21,7 @@
 #include <tuple>
 
 using namespace int21::search;
-namespace schedule = mlir::int21::schedule;
+namespace schedule = int21::schedule;
 
 namespace {
 constexpr double kFailurePenalty = -0.5;

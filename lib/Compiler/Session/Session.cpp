@@ -5,7 +5,7 @@
 #include "int21/AgentSearch/Library.h"
 #include "int21/AgentSearch/Worker.h"
 #include "int21/Compiler/Diagnostics.h"
-#include "int21/Compiler/GpuEngine.h"
+#include "int21/Compiler/GPUEngine.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
 #include "int21/Transforms/Passes.h"
@@ -60,7 +60,7 @@ CompileSession::CompileSession(SessionOptions options)
   DialectRegistry registry;
   registerCompilerDialects(registry);
   ctx = std::make_unique<MLIRContext>(registry);
-  ctx->loadDialect<mlir::int21::Int21Dialect, mlir::func::FuncDialect>();
+  ctx->loadDialect<int21::Int21Dialect, mlir::func::FuncDialect>();
   handler = std::make_unique<Handler>(*this);
 }
 
@@ -147,7 +147,7 @@ CompileSession::importModel(llvm::MemoryBufferRef input, InputFormat format) {
             input.getBuffer(), config, input.getBufferIdentifier()))
       module = std::move(parsed);
   } else {
-    mlir::int21::OnnxImportOptions options;
+    int21::OnnxImportOptions options;
     options.weightData = opts.weightData;
     for (const auto &[name, shape] : opts.inputShapes)
       options.inputShapes[name] =
@@ -155,7 +155,7 @@ CompileSession::importModel(llvm::MemoryBufferRef input, InputFormat format) {
     for (const auto &[name, tensor] : opts.frozenInputs)
       options.frozenInputs[name] = tensor;
     options.timing = &timer;
-    module = mlir::int21::importOnnxModel(*ctx, input,
+    module = int21::importOnnxModel(*ctx, input,
                                           input.getBufferIdentifier(),
                                           format == InputFormat::OnnxText,
                                           options);
@@ -231,7 +231,7 @@ LogicalResult CompileSession::emitEngine(ModuleOp module,
                                          llvm::raw_ostream &os) {
   stepErrors = errorCount;
   if (target().isGPU())
-    return compileToGpuEngine(module, opts.codegen, os);
+    return compileToGPUEngine(module, opts.codegen, os);
   return compileToEngine(module, opts.codegen, os);
 }
 
@@ -262,7 +262,7 @@ LogicalResult CompileSession::lowerToLinalg(ModuleOp module) {
   if (opts.codegen.timing)
     timer = opts.codegen.timing->nest(StringRef("lower to linalg"));
   PassManager pm(ctx.get());
-  mlir::int21::buildInt21ToLinalgPipeline(pm);
+  int21::buildInt21ToLinalgPipeline(pm);
   return pm.run(module);
 }
 

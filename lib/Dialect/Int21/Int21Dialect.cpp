@@ -9,7 +9,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 #include "int21/Dialect/Int21/Int21OpsDialect.cpp.inc"
 

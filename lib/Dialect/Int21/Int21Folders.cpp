@@ -13,7 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 static constexpr int64_t kMaxFoldElements = 4096;
 

@@ -10,7 +10,7 @@
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -40,7 +40,7 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
 }
 
 FailureOr<SmallVector<int64_t>>
-mlir::int21::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+int21::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
   SmallVector<int64_t> result(rank, 1);
   for (size_t i = 0; i < rank; ++i) {
@@ -53,7 +53,7 @@ mlir::int21::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
   return result;
 }
 
-LogicalResult mlir::int21::inferBroadcastReturnType(
+LogicalResult int21::inferBroadcastReturnType(
     std::optional<Location> location, StringRef opName, ValueRange operands,
     Type elementType, SmallVectorImpl<Type> &inferred) {
   SmallVector<int64_t> shape;

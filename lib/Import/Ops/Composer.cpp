@@ -3,8 +3,8 @@
 #include "Composer.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 Value Composer::reshape(Value v, ArrayRef<int64_t> shape) {
   if (failed_)

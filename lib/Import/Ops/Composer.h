@@ -12,7 +12,7 @@
 
 #include "../NodeImporter.h"
 
-namespace mlir::int21::onnx_import {
+namespace int21::onnx_import {
 
 class Composer {
 public:
@@ -48,6 +48,6 @@ private:
   bool failed_ = false;
 };
 
-} // namespace mlir::int21::onnx_import
+} // namespace int21::onnx_import
 
 #endif // INT21_LIB_IMPORT_OPS_COMPOSER_H

@@ -13,8 +13,8 @@
 #include <cmath>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -158,7 +158,7 @@ LogicalResult importWindow(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerCompositeOps(OpImportTable &t) {
+void int21::onnx_import::registerCompositeOps(OpImportTable &t) {
   t["InstanceNormalization"] = {importInstanceNorm};
   t["MeanVarianceNormalization"] = {importMeanVarianceNorm, 9};
   t["LRN"] = {importLRN};

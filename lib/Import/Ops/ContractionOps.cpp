@@ -13,8 +13,8 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -133,6 +133,6 @@ LogicalResult importEinsum(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerContractionOps(OpImportTable &t) {
+void int21::onnx_import::registerContractionOps(OpImportTable &t) {
   t["Einsum"] = {importEinsum, 12};
 }

@@ -14,8 +14,8 @@
 #include <limits>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -350,7 +350,7 @@ LogicalResult importCast(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
+void int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
   t["Abs"] = {importUnary<AbsOp>};
   t["Neg"] = {importUnary<NegOp>};
   t["Sign"] = {importUnary<SignOp>, 9};

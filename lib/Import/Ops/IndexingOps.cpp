@@ -9,8 +9,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -185,7 +185,7 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerIndexingOps(OpImportTable &t) {
+void int21::onnx_import::registerIndexingOps(OpImportTable &t) {
   t["GatherElements"] = {importGatherElements, 11};
   t["ScatterElements"] = {importScatterElements, 11};
   t["Scatter"] = {importScatterElements, 9};

@@ -11,8 +11,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -173,7 +173,7 @@ LogicalResult importSoftmaxCrossEntropyLoss(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerLossOps(OpImportTable &t) {
+void int21::onnx_import::registerLossOps(OpImportTable &t) {
   t["NegativeLogLikelihoodLoss"] = {importNegativeLogLikelihoodLoss, 12};
   t["SoftmaxCrossEntropyLoss"] = {importSoftmaxCrossEntropyLoss, 12};
 }

@@ -9,8 +9,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -189,7 +189,7 @@ LogicalResult importHardmax(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerMaskOps(OpImportTable &t) {
+void int21::onnx_import::registerMaskOps(OpImportTable &t) {
   t["Trilu"] = {importTrilu, 14};
   t["EyeLike"] = {importEyeLike, 9};
   t["OneHot"] = {importOneHot, 9};

@@ -3,8 +3,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -59,7 +59,7 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> spatial,
 
 } // namespace
 
-FailureOr<Value> mlir::int21::onnx_import::buildConv(NodeImporter &n,
+FailureOr<Value> int21::onnx_import::buildConv(NodeImporter &n,
                                                      Value input, Value weight,
                                                      Value bias) {
   auto x = cast<RankedTensorType>(input.getType());
@@ -254,7 +254,7 @@ LogicalResult importGemm(NodeImporter &n) {
 
 } // namespace
 
-FailureOr<Value> mlir::int21::onnx_import::buildMatMul(NodeImporter &n, Value a,
+FailureOr<Value> int21::onnx_import::buildMatMul(NodeImporter &n, Value a,
                                                        Value b) {
   auto aType = cast<RankedTensorType>(a.getType());
   auto bType = cast<RankedTensorType>(b.getType());
@@ -368,7 +368,7 @@ LogicalResult importLayerNorm(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerNNOps(OpImportTable &t) {
+void int21::onnx_import::registerNNOps(OpImportTable &t) {
   t["Conv"] = {importConv};
   t["ConvTranspose"] = {importConvTranspose};
   t["BatchNormalization"] = {importBatchNorm};

@@ -11,8 +11,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -348,7 +348,7 @@ LogicalResult importQLinearConv(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerQuantizationOps(OpImportTable &t) {
+void int21::onnx_import::registerQuantizationOps(OpImportTable &t) {
   t["QuantizeLinear"] = {importQuantizeLinear, 10};
   t["DequantizeLinear"] = {importDequantizeLinear, 10};
   t["DynamicQuantizeLinear"] = {importDynamicQuantizeLinear, 11};

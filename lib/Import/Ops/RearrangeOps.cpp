@@ -9,8 +9,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -123,7 +123,7 @@ LogicalResult importTile(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerRearrangeOps(OpImportTable &t) {
+void int21::onnx_import::registerRearrangeOps(OpImportTable &t) {
   t["DepthToSpace"] = {importDepthToSpace};
   t["SpaceToDepth"] = {importSpaceToDepth};
   t["Tile"] = {importTile, 6};

@@ -12,8 +12,8 @@
 #include "Composer.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -389,7 +389,7 @@ template <Cell cell> LogicalResult importRecurrent(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerRecurrentOps(OpImportTable &t) {
+void int21::onnx_import::registerRecurrentOps(OpImportTable &t) {
   t["RNN"] = {importRecurrent<Cell::RNN>, 7};
   t["GRU"] = {importRecurrent<Cell::GRU>, 7};
   t["LSTM"] = {importRecurrent<Cell::LSTM>, 7};

@@ -10,8 +10,8 @@
 #include "../NodeImporter.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -139,7 +139,7 @@ LogicalResult importTopK(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerReductionOps(OpImportTable &t) {
+void int21::onnx_import::registerReductionOps(OpImportTable &t) {
   t["ReduceSum"] = {importReduce<ReduceSumOp>};
   t["ReduceMean"] = {importReduce<ReduceMeanOp>};
   t["ReduceMax"] = {importReduce<ReduceMaxOp>};

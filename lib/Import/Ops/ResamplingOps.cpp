@@ -12,8 +12,8 @@
 #include <cmath>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -275,7 +275,7 @@ LogicalResult importRoiAlign(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerResamplingOps(OpImportTable &t) {
+void int21::onnx_import::registerResamplingOps(OpImportTable &t) {
   t["Resize"] = {importResize, 10};
   t["Upsample"] = {importUpsample};
   t["GridSample"] = {importGridSample, 16};

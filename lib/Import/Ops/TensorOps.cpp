@@ -12,8 +12,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::onnx_import;
+using namespace int21;
+using namespace int21::onnx_import;
 
 namespace {
 
@@ -482,7 +482,7 @@ LogicalResult importPad(NodeImporter &n) {
 
 } // namespace
 
-void mlir::int21::onnx_import::registerTensorOps(OpImportTable &t) {
+void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Identity"] = {importIdentity};
   t["Dropout"] = {importDropout};
   t["Constant"] = {importConstant};

@@ -14,8 +14,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 namespace {
 

@@ -8,14 +8,14 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21LOWERTOLINALG
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),

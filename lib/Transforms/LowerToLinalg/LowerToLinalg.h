@@ -14,7 +14,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-namespace mlir::int21::lowering {
+namespace int21::lowering {
 
 /// `tensor.empty` of `type`.
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
@@ -103,6 +103,6 @@ void populateResamplingLoweringPatterns(const TypeConverter &converter,
 void populateScanLoweringPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
-} // namespace mlir::int21::lowering
+} // namespace int21::lowering
 
 #endif // INT21_LIB_TRANSFORMS_LOWERTOLINALG_H

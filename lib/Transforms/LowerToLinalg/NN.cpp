@@ -11,8 +11,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 namespace {
 

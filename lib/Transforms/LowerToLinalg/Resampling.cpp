@@ -22,8 +22,8 @@
 #include <tuple>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 namespace {
 

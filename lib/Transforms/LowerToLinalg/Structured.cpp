@@ -13,8 +13,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::lowering;
+using namespace int21;
+using namespace int21::lowering;
 
 namespace {
 

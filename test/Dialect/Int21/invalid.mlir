@@ -754,8 +754,8 @@ func.func @pad_result_shape_mismatch(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @pad_unknown_mode(%x: tensor<2x3xf32>) {
-  // expected-error @+2 {{expected ::mlir::int21::PadMode to be one of: constant, reflect, edge, wrap}}
-  // expected-error @+1 {{failed to parse Int21_PadModeAttr parameter 'value' which is to be a `::mlir::int21::PadMode`}}
+  // expected-error @+2 {{expected ::int21::PadMode to be one of: constant, reflect, edge, wrap}}
+  // expected-error @+1 {{failed to parse Int21_PadModeAttr parameter 'value' which is to be a `::int21::PadMode`}}
   %0 = int21.pad %x {pads = array<i64: 0, 0, 0, 0>, mode = #int21<pad_mode mirror>, value = 0.0} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }

@@ -1,4 +1,4 @@
-// A host-form module (include/int21/Compiler/GpuEngine.h) for the GPU engine
+// A host-form module (include/int21/Compiler/GPUEngine.h) for the GPU engine
 // tests: y = relu(2 * x[4:12] + w), z = x[0:8] reshaped to 2x4.
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -12,7 +12,7 @@ def Int21_PadMode : I32EnumAttr<"PadMode", "how int21.pad fills the border", [
     I32EnumAttrCase<"Edge", 2, "edge">,
     I32EnumAttrCase<"Wrap", 3, "wrap">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_PadModeAttr : EnumAttr<Int21_Dialect, Int21_PadMode, "pad_mode">;
@@ -23,7 +23,7 @@ def Int21_ResizeMode : I32EnumAttr<"ResizeMode",
     I32EnumAttrCase<"Linear", 1, "linear">,
     I32EnumAttrCase<"Cubic", 2, "cubic">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_ResizeModeAttr
@@ -39,7 +39,7 @@ def Int21_CoordinateTransform : I32EnumAttr<"CoordinateTransform",
     I32EnumAttrCase<"TFCropAndResize", 5, "tf_crop_and_resize">,
     I32EnumAttrCase<"HalfPixelSymmetric", 6, "half_pixel_symmetric">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_CoordinateTransformAttr
@@ -52,7 +52,7 @@ def Int21_NearestMode : I32EnumAttr<"NearestMode",
     I32EnumAttrCase<"Floor", 2, "floor">,
     I32EnumAttrCase<"Ceil", 3, "ceil">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_NearestModeAttr
@@ -66,7 +66,7 @@ def Int21_ScatterReduction : I32EnumAttr<"ScatterReduction",
     I32EnumAttrCase<"Max", 3, "max">,
     I32EnumAttrCase<"Min", 4, "min">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_ScatterReductionAttr
@@ -78,7 +78,7 @@ def Int21_GridSampleMode : I32EnumAttr<"GridSampleMode",
     I32EnumAttrCase<"Nearest", 1, "nearest">,
     I32EnumAttrCase<"Bicubic", 2, "bicubic">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_GridSampleModeAttr
@@ -90,7 +90,7 @@ def Int21_GridPadding : I32EnumAttr<"GridPadding",
     I32EnumAttrCase<"Border", 1, "border">,
     I32EnumAttrCase<"Reflection", 2, "reflection">
   ]> {
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let genSpecializedAttr = 0;
 }
 def Int21_GridPaddingAttr

@@ -3,6 +3,7 @@
 #ifndef INT21_DIALECT_INT21_INT21DIALECT_H
 #define INT21_DIALECT_INT21_INT21DIALECT_H
 
+#include "int21/Support/LLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
@@ -15,13 +16,13 @@
 #define GET_ATTRDEF_CLASSES
 #include "int21/Dialect/Int21/Int21Attrs.h.inc"
 
-namespace mlir::int21::OpTrait {
+namespace int21::OpTrait {
 /// Marks ops computed independently per element of their (broadcast) result.
 /// Operands may have fewer dimensions or dimensions of 1 that broadcast.
 template <typename ConcreteType>
 class ElementwiseBroadcastable
     : public mlir::OpTrait::TraitBase<ConcreteType, ElementwiseBroadcastable> {
 };
-} // namespace mlir::int21::OpTrait
+} // namespace int21::OpTrait
 
 #endif // INT21_DIALECT_INT21_INT21DIALECT_H

@@ -8,7 +8,7 @@ include "mlir/IR/AttrTypeBase.td"
 
 def Int21_Dialect : Dialect {
   let name = "int21";
-  let cppNamespace = "::mlir::int21";
+  let cppNamespace = "::int21";
   let summary = "Tensor-level ops for ML models, close to ONNX semantics, normalised";
   let description = [{
     The int21 dialect is what ONNX models are imported into. Its ops keep ONNX
@@ -40,7 +40,7 @@ def Int21_Dialect : Dialect {
 // `Elementwise`, operands may be broadcast to the result shape.
 def Int21_ElementwiseBroadcastable
     : NativeOpTrait<"ElementwiseBroadcastable"> {
-  let cppNamespace = "::mlir::int21::OpTrait";
+  let cppNamespace = "::int21::OpTrait";
 }
 
 class Int21_Op<string mnemonic, list<Trait> traits = []>

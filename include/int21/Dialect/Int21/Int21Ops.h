@@ -12,7 +12,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-namespace mlir::int21 {
+namespace int21 {
 /// Infers the result of an elementwise op whose operands broadcast with ONNX
 /// (numpy) rules: the broadcast shape with element type `elementType`. Emits
 /// an error naming `opName` at `location` when the shapes do not broadcast.
@@ -25,7 +25,7 @@ LogicalResult inferBroadcastReturnType(std::optional<Location> location,
 /// neither equal nor 1.
 FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
                                                 ArrayRef<int64_t> rhs);
-} // namespace mlir::int21
+} // namespace int21
 
 #define GET_OP_CLASSES
 #include "int21/Dialect/Int21/Int21Ops.h.inc"

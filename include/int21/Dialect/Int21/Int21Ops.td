@@ -150,7 +150,7 @@ class Int21_BinaryOp<string mnemonic, Type tensorType, string doc,
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      return ::mlir::int21::inferBroadcastReturnType(
+      return ::int21::inferBroadcastReturnType(
           location, getOperationName(), adaptor.getOperands(),
           ::mlir::getElementTypeOrSelf(adaptor.getLhs().getType()), inferred);
     }
@@ -169,7 +169,7 @@ class Int21_CompareOp<string mnemonic, string doc>
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      return ::mlir::int21::inferBroadcastReturnType(
+      return ::int21::inferBroadcastReturnType(
           location, getOperationName(), adaptor.getOperands(),
           ::mlir::IntegerType::get(context, 1), inferred);
     }

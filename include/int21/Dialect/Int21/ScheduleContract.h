@@ -11,11 +11,12 @@
 #ifndef INT21_DIALECT_INT21_SCHEDULECONTRACT_H
 #define INT21_DIALECT_INT21_SCHEDULECONTRACT_H
 
+#include "int21/Support/LLVM.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectInterface.h"
 
-namespace mlir::int21 {
+namespace int21 {
 
 class ScheduleContractInterface
     : public DialectInterface::Base<ScheduleContractInterface> {
@@ -32,6 +33,6 @@ public:
                  StringRef sequence, DictionaryAttr knobs) const = 0;
 };
 
-} // namespace mlir::int21
+} // namespace int21
 
 #endif // INT21_DIALECT_INT21_SCHEDULECONTRACT_H

@@ -13,9 +13,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
-using namespace mlir::int21::schedule::cpu;
+using namespace int21;
+using namespace int21::schedule;
+using namespace int21::schedule::cpu;
 
 namespace {
 

@@ -17,9 +17,9 @@
 #include <tuple>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
-using namespace mlir::int21::schedule::cpu;
+using namespace int21;
+using namespace int21::schedule;
+using namespace int21::schedule::cpu;
 using llvm::SmallVector;
 
 /// Thread tiles to aim for: enough to balance a few cores.

@@ -52,10 +52,10 @@
 #include <memory>
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
+using namespace int21;
+using namespace int21::schedule;
 
-namespace mlir::int21::schedule {
+namespace int21::schedule {
 
 bool hasStaticTensorLoops(linalg::LinalgOp op) {
   return op.hasPureTensorSemantics() &&
@@ -161,7 +161,7 @@ void clampToExtents(StringRef sequence, ArrayRef<int64_t> dims, Knobs &knobs) {
         knob.second = *extent;
 }
 
-} // namespace mlir::int21::schedule
+} // namespace int21::schedule
 
 namespace {
 
@@ -224,7 +224,7 @@ void moveReshapesOut(FusionGroupOp group) {
 
 } // namespace
 
-void mlir::int21::schedule::registerScheduleDialects(DialectRegistry &registry) {
+void int21::schedule::registerScheduleDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, linalg::LinalgDialect,
                   tensor::TensorDialect, transform::TransformDialect,
                   vector::VectorDialect, scf::SCFDialect,
@@ -251,7 +251,7 @@ void mlir::int21::schedule::registerScheduleDialects(DialectRegistry &registry) 
   vector::registerValueBoundsOpInterfaceExternalModels(registry);
 }
 
-LogicalResult mlir::int21::schedule::prepareForScheduling(ModuleOp module) {
+LogicalResult int21::schedule::prepareForScheduling(ModuleOp module) {
   // linalg.softmax has no loop lowering: decompose it into generics, which
   // the fallback template tiles and fuses like any other group.
   if (failed(decomposeAggregateOps(module)))
@@ -272,7 +272,7 @@ LogicalResult mlir::int21::schedule::prepareForScheduling(ModuleOp module) {
 }
 
 
-LogicalResult mlir::int21::schedule::tagGroupForTemplate(FusionGroupOp group,
+LogicalResult int21::schedule::tagGroupForTemplate(FusionGroupOp group,
                                                     StringRef sequence) {
   for (const Plan &plan : planDefaults(group, ScheduleTarget::CPU)) {
     if (plan.sequence != sequence)
@@ -284,9 +284,9 @@ LogicalResult mlir::int21::schedule::tagGroupForTemplate(FusionGroupOp group,
   return failure();
 }
 
-void mlir::int21::schedule::clearScheduleTags(Operation *scope) { clearTags(scope); }
+void int21::schedule::clearScheduleTags(Operation *scope) { clearTags(scope); }
 
-Operation *mlir::int21::schedule::groupAnchor(FusionGroupOp group) {
+Operation *int21::schedule::groupAnchor(FusionGroupOp group) {
   SmallVector<linalg::LinalgOp> ops = getLinalgOps(group);
   SmallVector<linalg::LinalgOp> reductions;
   for (linalg::LinalgOp op : ops)

@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-namespace mlir::int21::schedule {
+namespace int21::schedule {
 
 /// The attribute that marks a named sequence as a schedule template.
 constexpr llvm::StringLiteral kTemplateMarker = "int21.schedule_template";
@@ -137,6 +137,6 @@ void materializeSplats(ModuleOp module);
 void dropMemorySpaces(Operation *scope);
 } // namespace gpu
 
-} // namespace mlir::int21::schedule
+} // namespace int21::schedule
 
 #endif // INT21_TRANSFORMS_SCHEDULE_SCHEDULEINTERNAL_H

@@ -36,19 +36,19 @@
 
 #include <memory>
 
-namespace mlir::int21 {
+namespace int21 {
 #define GEN_PASS_DEF_INT21SELECTSCHEDULES
 #define GEN_PASS_DEF_INT21APPLYSCHEDULES
 #define GEN_PASS_DEF_INT21CPUSCHEDULE
 #define GEN_PASS_DEF_INT21GPUSCHEDULE
 #include "int21/Transforms/Passes.h.inc"
-} // namespace mlir::int21
+} // namespace int21
 
 #define DEBUG_TYPE "int21-schedule"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
+using namespace int21;
+using namespace int21::schedule;
 
 namespace {
 
@@ -503,7 +503,7 @@ static std::optional<ScheduleChoice> makeChoice(const Plan &plan) {
 }
 
 SmallVector<ScheduleChoice>
-mlir::int21::schedule::getScheduleChoices(FusionGroupOp group,
+int21::schedule::getScheduleChoices(FusionGroupOp group,
                                           ScheduleTarget target) {
   SmallVector<ScheduleChoice> choices;
   for (Plan &plan : planDefaults(group, target))
@@ -519,7 +519,7 @@ static std::string listOf(ArrayRef<int64_t> values) {
   return "[" + llvm::join(text, ", ") + "]";
 }
 
-bool mlir::int21::schedule::isPlausible(const ScheduleChoice &choice,
+bool int21::schedule::isPlausible(const ScheduleChoice &choice,
                                         const Knobs &knobs, std::string &why) {
   for (const KnobDomain &domain : choice.domains)
     if (!knobs.count(domain.name)) {
@@ -537,7 +537,7 @@ bool mlir::int21::schedule::isPlausible(const ScheduleChoice &choice,
   return true;
 }
 
-bool mlir::int21::schedule::isInSpace(const ScheduleChoice &choice,
+bool int21::schedule::isInSpace(const ScheduleChoice &choice,
                                       const Knobs &knobs, std::string &why) {
   for (const KnobDomain &domain : choice.domains) {
     auto it = knobs.find(domain.name);
@@ -562,7 +562,7 @@ bool mlir::int21::schedule::isInSpace(const ScheduleChoice &choice,
   return true;
 }
 
-LogicalResult mlir::int21::schedule::checkProposal(StringRef sequence,
+LogicalResult int21::schedule::checkProposal(StringRef sequence,
                                                    const Knobs &knobs,
                                                    ArrayRef<int64_t> dims,
                                                    std::string &error) {

@@ -23,8 +23,8 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
+using namespace int21;
+using namespace int21::schedule;
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 
 using namespace mlir;
-using namespace mlir::int21;
+using namespace int21;
 
 #define GET_OP_CLASSES
 #include "int21/Transforms/TransformOps.cpp.inc"
@@ -227,6 +227,6 @@ public:
 };
 } // namespace
 
-void mlir::int21::schedule::registerTransformExtension(DialectRegistry &registry) {
+void int21::schedule::registerTransformExtension(DialectRegistry &registry) {
   registry.addExtensions<Int21TransformExtension>();
 }

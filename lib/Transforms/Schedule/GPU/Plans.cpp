@@ -17,9 +17,9 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
-using namespace mlir::int21::schedule::gpu;
+using namespace int21;
+using namespace int21::schedule;
+using namespace int21::schedule::gpu;
 
 /// The GPU plans: a contraction template for matmul groups, else the
 /// template of the group's class over the root's leading parallel

@@ -16,9 +16,9 @@
 
 #include <algorithm>
 
-using namespace mlir::int21;
-using namespace mlir::int21::schedule;
-using namespace mlir::int21::schedule::gpu;
+using namespace int21;
+using namespace int21::schedule;
+using namespace int21::schedule::gpu;
 using llvm::SmallVector;
 
 /// Threads per block the defaults aim for.

@@ -1,4 +1,4 @@
-//===- GpuEngineTest.cpp - GPU engines from host-form IR, loaded and run --===//
+//===- GPUEngineTest.cpp - GPU engines from host-form IR, loaded and run --===//
 //
 // The engine is built from a hand-written host module lowered with the
 // upstream NVVM passes. Loading and running it needs a CUDA GPU: without
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "int21/Compiler/GpuEngine.h"
+#include "int21/Compiler/GPUEngine.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Runtime/Cuda.h"
 #include "int21/Runtime/Engine.h"
@@ -135,7 +135,7 @@ std::string buildEngine(int21::AssemblePTXFn assemble = nullptr) {
   llvm::raw_string_ostream os(bytes);
   EngineMetadata meta;
   meta.target = "sm_90";
-  if (mlir::failed(int21::writeGpuEngine(*module, meta, os, assemble))) {
+  if (mlir::failed(int21::writeGPUEngine(*module, meta, os, assemble))) {
     ADD_FAILURE() << "cannot write the engine";
     return "";
   }
@@ -157,7 +157,7 @@ const std::string &cubinEngineBytes() {
   return bytes;
 }
 
-TEST(GpuEngineTest, PtxasAssemblesTheKernelsIntoTheEngine) {
+TEST(GPUEngineTest, PtxasAssemblesTheKernelsIntoTheEngine) {
   if (!havePtxas())
     GTEST_SKIP() << "needs ptxas (CUDA toolkit, /usr/local/cuda/bin)";
   ASSERT_FALSE(cubinEngineBytes().empty());
@@ -172,7 +172,7 @@ TEST(GpuEngineTest, PtxasAssemblesTheKernelsIntoTheEngine) {
                                       "ELF"));
 }
 
-TEST(GpuEngineTest, PlanFollowsViewsToBuffers) {
+TEST(GPUEngineTest, PlanFollowsViewsToBuffers) {
   ASSERT_FALSE(engineBytes().empty());
   llvm::Expected<EngineFile> file = EngineFile::read(
       llvm::MemoryBuffer::getMemBufferCopy(engineBytes(), "g.int21"),
@@ -188,10 +188,10 @@ TEST(GpuEngineTest, PlanFollowsViewsToBuffers) {
   EXPECT_EQ(meta.weights[0].size, 32u);
   EXPECT_EQ(meta.workspaceSize, 128u);
 
-  llvm::Expected<GpuPlan> plan = readGpuPlan(*file, "g.int21");
+  llvm::Expected<GPUPlan> plan = readGPUPlan(*file, "g.int21");
   ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
   ASSERT_EQ(plan->steps.size(), 2u);
-  const GpuStep &launch = plan->steps[0];
+  const GPUStep &launch = plan->steps[0];
   EXPECT_EQ(launch.describe(), "launch kernels::axpy");
   EXPECT_EQ(launch.block, (std::array<uint32_t, 3>{8, 1, 1}));
   ASSERT_EQ(launch.args.size(), 5u);
@@ -205,8 +205,8 @@ TEST(GpuEngineTest, PlanFollowsViewsToBuffers) {
   EXPECT_EQ(launch.args[2].pointer.offset, 64u);
   EXPECT_EQ(launch.args[3], KernelArg::f32(2.0f));
   EXPECT_EQ(launch.args[4], KernelArg::i64(8));
-  const GpuStep &copy = plan->steps[1];
-  EXPECT_EQ(copy.kind, GpuStep::Kind::Copy);
+  const GPUStep &copy = plan->steps[1];
+  EXPECT_EQ(copy.kind, GPUStep::Kind::Copy);
   EXPECT_EQ(copy.src.offset, 64u);
   EXPECT_EQ(copy.dst.kind, BufferKind::Output);
   EXPECT_EQ(copy.bytes, 32u);
@@ -217,7 +217,7 @@ bool haveDriver() {
   return handle != nullptr;
 }
 
-TEST(GpuEngineTest, LoadingWithoutADriverSaysSo) {
+TEST(GPUEngineTest, LoadingWithoutADriverSaysSo) {
   ASSERT_FALSE(engineBytes().empty());
   if (haveDriver())
     GTEST_SKIP() << "libcuda.so.1 is present: this test is for machines "
@@ -237,7 +237,7 @@ TEST(GpuEngineTest, LoadingWithoutADriverSaysSo) {
             0u);
 }
 
-TEST(GpuEngineTest, RunsOnTheGPU) {
+TEST(GPUEngineTest, RunsOnTheGPU) {
   ASSERT_FALSE(engineBytes().empty());
   llvm::Expected<std::vector<CudaDevice>> devices = listCudaDevices();
   if (!devices)
@@ -324,7 +324,7 @@ constexpr const char *kBinary = R"mlir(
   gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = ".target sm_90\0A.visible .entry k(.param .u64 k_param_0)\0A{ ret; }\0A.visible .entry s(.param .u64 s_param_0, .param .u32 s_param_1)\0A{ ret; }\0A">]
 )mlir";
 
-/// The first error buildGpuPlan reports for a module of kBinary and `main`
+/// The first error buildGPUPlan reports for a module of kBinary and `main`
 /// ("" when it succeeds).
 std::string planError(llvm::StringRef main, llvm::StringRef binary = kBinary,
                       llvm::StringRef target = "sm_90") {
@@ -346,12 +346,12 @@ std::string planError(llvm::StringRef main, llvm::StringRef binary = kBinary,
     return "parse error: " + error;
   EngineMetadata meta;
   meta.target = target.str();
-  if (mlir::succeeded(int21::buildGpuPlan(*module, meta)))
+  if (mlir::succeeded(int21::buildGPUPlan(*module, meta)))
     return "";
   return error.empty() ? "failed without a diagnostic" : error;
 }
 
-TEST(GpuEngineTest, ExtractsHandWrittenBinaries) {
+TEST(GPUEngineTest, ExtractsHandWrittenBinaries) {
   EXPECT_EQ(planError(R"mlir(
   func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
     %c1 = arith.constant 1 : index
@@ -363,7 +363,7 @@ TEST(GpuEngineTest, ExtractsHandWrittenBinaries) {
             "");
 }
 
-TEST(GpuEngineTest, RefusesHostCodeOutsideTheForm) {
+TEST(GPUEngineTest, RefusesHostCodeOutsideTheForm) {
   struct Case {
     const char *main;
     const char *error;
@@ -453,7 +453,7 @@ TEST(GpuEngineTest, RefusesHostCodeOutsideTheForm) {
   }
 }
 
-TEST(GpuEngineTest, RefusesBinariesWithoutPTXForTheChip) {
+TEST(GPUEngineTest, RefusesBinariesWithoutPTXForTheChip) {
   const char *main = R"mlir(
   func.func @main(%x: memref<8xf32>, %y: memref<8xf32> {int21.output}) {
     %c1 = arith.constant 1 : index
@@ -483,7 +483,7 @@ TEST(GpuEngineTest, RefusesBinariesWithoutPTXForTheChip) {
 
 namespace {
 
-/// buildGpuPlan of kBinary and `main` against the metadata an imported model
+/// buildGPUPlan of kBinary and `main` against the metadata an imported model
 /// gives (`x` float32[8], `y` uint8[8]): its error, or "".
 std::string planErrorWithMetadata(llvm::StringRef main, EngineMetadata &meta) {
   mlir::DialectRegistry registry;
@@ -502,12 +502,12 @@ std::string planErrorWithMetadata(llvm::StringRef main, EngineMetadata &meta) {
       mlir::parseSourceString<mlir::ModuleOp>(source, &context);
   if (!module)
     return "parse error: " + error;
-  if (mlir::succeeded(int21::buildGpuPlan(*module, meta)))
+  if (mlir::succeeded(int21::buildGPUPlan(*module, meta)))
     return "";
   return error.empty() ? "failed without a diagnostic" : error;
 }
 
-TEST(GpuEngineTest, TakesInputsAndOutputsFromTheModelsMetadata) {
+TEST(GPUEngineTest, TakesInputsAndOutputsFromTheModelsMetadata) {
   EngineMetadata meta;
   meta.target = "sm_90";
   meta.inputs = {{"x", DType::F32, {8}}, {"empty", DType::F32, {0}}};
@@ -543,7 +543,7 @@ TEST(GpuEngineTest, TakesInputsAndOutputsFromTheModelsMetadata) {
 
 namespace {
 
-TEST(GpuEngineTest, StoresTheCubinsTheAssemblerMakes) {
+TEST(GPUEngineTest, StoresTheCubinsTheAssemblerMakes) {
   mlir::DialectRegistry registry;
   int21::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
@@ -578,7 +578,7 @@ TEST(GpuEngineTest, StoresTheCubinsTheAssemblerMakes) {
   EngineMetadata meta;
   meta.target = "sm_90";
   ASSERT_TRUE(
-      mlir::succeeded(int21::writeGpuEngine(*module, meta, os, assemble)))
+      mlir::succeeded(int21::writeGPUEngine(*module, meta, os, assemble)))
       << diagnostic;
   EXPECT_EQ(seenChip, "sm_90");
   llvm::Expected<EngineFile> file = EngineFile::read(
@@ -589,7 +589,7 @@ TEST(GpuEngineTest, StoresTheCubinsTheAssemblerMakes) {
   ASSERT_TRUE(cubin.has_value());
   EXPECT_EQ(cubin->data, "cubin bytes");
   EXPECT_TRUE(file->find(SectionKind::Code, "kernels.ptx").has_value());
-  EXPECT_TRUE(bool(readGpuPlan(*file, "c.int21")));
+  EXPECT_TRUE(bool(readGPUPlan(*file, "c.int21")));
 
   // A failure to assemble is the compiler's error, with the assembler's
   // message.
@@ -601,7 +601,7 @@ TEST(GpuEngineTest, StoresTheCubinsTheAssemblerMakes) {
   std::string ignored;
   llvm::raw_string_ostream ignoredOS(ignored);
   EXPECT_TRUE(
-      mlir::failed(int21::writeGpuEngine(*module, meta, ignoredOS, failing)));
+      mlir::failed(int21::writeGPUEngine(*module, meta, ignoredOS, failing)));
   EXPECT_EQ(diagnostic, "assembling the PTX of @kernels for sm_90 failed: "
                         "ptxas fatal: Unresolved extern function 'f'");
 }

@@ -1,6 +1,6 @@
-//===- GpuPlanTest.cpp - GPU engine plans: round trip and every refusal ---===//
+//===- GPUPlanTest.cpp - GPU engine plans: round trip and every refusal ---===//
 
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 #include "int21/Runtime/EngineFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -36,15 +36,15 @@ BufferRef ref(BufferKind kind, unsigned index, uint64_t offset,
   return r;
 }
 
-GpuPlan samplePlan() {
-  GpuPlan plan;
+GPUPlan samplePlan() {
+  GPUPlan plan;
   plan.modules = {{"kernels",
                    {{"gemm",
                      {ArgKind::Pointer, ArgKind::Pointer, ArgKind::Pointer,
                       ArgKind::I32, ArgKind::I64, ArgKind::F32, ArgKind::F64}},
                     {"relu", {ArgKind::Pointer, ArgKind::Pointer}}}}};
-  GpuStep gemm;
-  gemm.kind = GpuStep::Kind::Launch;
+  GPUStep gemm;
+  gemm.kind = GPUStep::Kind::Launch;
   gemm.module = "kernels";
   gemm.kernel = "gemm";
   gemm.grid = {2, 3, 1};
@@ -57,19 +57,19 @@ GpuPlan samplePlan() {
                KernelArg::i64(int64_t(1) << 40),
                KernelArg::f32(std::numeric_limits<float>::quiet_NaN()),
                KernelArg::f64(-0.25)};
-  GpuStep relu;
-  relu.kind = GpuStep::Kind::Launch;
+  GPUStep relu;
+  relu.kind = GPUStep::Kind::Launch;
   relu.module = "kernels";
   relu.kernel = "relu";
   relu.args = {KernelArg::ptr(ref(BufferKind::Workspace, 0, 128)),
                KernelArg::ptr(ref(BufferKind::Workspace, 0, 192, 64))};
-  GpuStep copy;
-  copy.kind = GpuStep::Kind::Copy;
+  GPUStep copy;
+  copy.kind = GPUStep::Kind::Copy;
   copy.src = ref(BufferKind::Workspace, 0, 192);
   copy.dst = ref(BufferKind::Output, 0, 0);
   copy.bytes = 64;
-  GpuStep memset;
-  memset.kind = GpuStep::Kind::Memset;
+  GPUStep memset;
+  memset.kind = GPUStep::Kind::Memset;
   memset.dst = ref(BufferKind::Workspace, 0, 0);
   memset.bytes = 128;
   memset.value = 0xff;
@@ -77,7 +77,7 @@ GpuPlan samplePlan() {
   return plan;
 }
 
-std::string errorOf(llvm::Expected<GpuPlan> plan) {
+std::string errorOf(llvm::Expected<GPUPlan> plan) {
   if (plan)
     return "";
   return llvm::toString(plan.takeError());
@@ -91,19 +91,19 @@ std::string errorAfter(llvm::function_ref<void(llvm::json::Object &root)> edit,
   std::string text;
   llvm::raw_string_ostream os(text);
   os << root;
-  return errorOf(parseGpuPlan(text, meta, "e.int21"));
+  return errorOf(parseGPUPlan(text, meta, "e.int21"));
 }
 
 llvm::json::Object &step(llvm::json::Object &root, size_t index) {
   return *(*root.getArray("steps"))[index].getAsObject();
 }
 
-TEST(GpuPlanTest, RoundTripKeepsEveryField) {
-  GpuPlan plan = samplePlan();
+TEST(GPUPlanTest, RoundTripKeepsEveryField) {
+  GPUPlan plan = samplePlan();
   for (bool pretty : {false, true}) {
     std::string text = gpuPlanToString(plan, pretty);
-    llvm::Expected<GpuPlan> read =
-        parseGpuPlan(text, sampleMetadata(), "e.int21");
+    llvm::Expected<GPUPlan> read =
+        parseGPUPlan(text, sampleMetadata(), "e.int21");
     ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
     EXPECT_EQ(*read, plan);
     // The NaN travels as its bits.
@@ -112,7 +112,7 @@ TEST(GpuPlanTest, RoundTripKeepsEveryField) {
   }
 }
 
-TEST(GpuPlanTest, JSONIsReadable) {
+TEST(GPUPlanTest, JSONIsReadable) {
   std::string text = gpuPlanToString(samplePlan());
   EXPECT_NE(text.find(R"("op":"launch")"), std::string::npos) << text;
   EXPECT_NE(text.find(R"("grid":[2,3,1])"), std::string::npos) << text;
@@ -121,8 +121,8 @@ TEST(GpuPlanTest, JSONIsReadable) {
   EXPECT_NE(text.find(R"("buffer":"workspace")"), std::string::npos) << text;
 }
 
-TEST(GpuPlanTest, RefusesMalformedPlans) {
-  EXPECT_EQ(errorOf(parseGpuPlan("{", sampleMetadata(), "e.int21"))
+TEST(GPUPlanTest, RefusesMalformedPlans) {
+  EXPECT_EQ(errorOf(parseGPUPlan("{", sampleMetadata(), "e.int21"))
                 .rfind("e.int21: plan is not valid JSON", 0),
             0u);
   EXPECT_EQ(errorAfter([](llvm::json::Object &root) { root["version"] = 2; }),
@@ -166,7 +166,7 @@ TEST(GpuPlanTest, RefusesMalformedPlans) {
             "e.int21: plan step 3 (copy): 'offset' is missing");
 }
 
-TEST(GpuPlanTest, RefusesUnknownBuffersAndKernels) {
+TEST(GPUPlanTest, RefusesUnknownBuffersAndKernels) {
   auto editArg = [](unsigned s, unsigned a, llvm::StringRef buffer,
                     unsigned index) {
     return [=](llvm::json::Object &root) {
@@ -202,7 +202,7 @@ TEST(GpuPlanTest, RefusesUnknownBuffersAndKernels) {
             "e.int21: plan module 1: 'kernels' appears twice");
 }
 
-TEST(GpuPlanTest, RefusesBadLaunches) {
+TEST(GPUPlanTest, RefusesBadLaunches) {
   EXPECT_EQ(errorAfter([](llvm::json::Object &root) {
               step(root, 1).getArray("args")->pop_back();
             }),
@@ -231,7 +231,7 @@ TEST(GpuPlanTest, RefusesBadLaunches) {
             "positive 32-bit integers");
 }
 
-TEST(GpuPlanTest, RefusesAccessOutsideBuffers) {
+TEST(GPUPlanTest, RefusesAccessOutsideBuffers) {
   // A pointer whose reach runs past its buffer: 64 bytes of workspace from
   // offset 224 of 256.
   EXPECT_EQ(errorAfter([](llvm::json::Object &root) {
@@ -310,7 +310,7 @@ constexpr const char *kPTX = R"ptx(
 }
 )ptx";
 
-TEST(GpuPlanTest, ListsPTXEntries) {
+TEST(GPUPlanTest, ListsPTXEntries) {
   std::vector<PTXEntry> entries = listPTXEntries(kPTX);
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].name, "gemm");
@@ -325,7 +325,7 @@ TEST(GpuPlanTest, ListsPTXEntries) {
   EXPECT_FALSE(smVersion("sm_").has_value());
 }
 
-std::string engineWith(llvm::StringRef ptx, const GpuPlan &plan,
+std::string engineWith(llvm::StringRef ptx, const GPUPlan &plan,
                        bool withPlan = true) {
   std::string planText = gpuPlanToString(plan);
   std::string weights(80, '\1');
@@ -333,7 +333,7 @@ std::string engineWith(llvm::StringRef ptx, const GpuPlan &plan,
   if (!ptx.empty())
     sections.push_back({SectionKind::Code, "kernels.ptx", ptx});
   if (withPlan)
-    sections.push_back({SectionKind::Plan, kGpuPlanSection.str(), planText});
+    sections.push_back({SectionKind::Plan, kGPUPlanSection.str(), planText});
   sections.push_back({SectionKind::Weights, "weights", weights});
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
@@ -346,29 +346,29 @@ std::string readError(const std::string &bytes) {
       llvm::MemoryBuffer::getMemBufferCopy(bytes, "e.int21"), "e.int21");
   if (!file)
     return llvm::toString(file.takeError());
-  return errorOf(readGpuPlan(*file, "e.int21"));
+  return errorOf(readGPUPlan(*file, "e.int21"));
 }
 
-TEST(GpuPlanTest, ChecksThePlanAgainstTheCode) {
+TEST(GPUPlanTest, ChecksThePlanAgainstTheCode) {
   EXPECT_EQ(readError(engineWith(kPTX, samplePlan())), "");
   EXPECT_EQ(readError(engineWith(kPTX, samplePlan(), /*withPlan=*/false)),
             "e.int21: GPU engine has no plan section");
   EXPECT_EQ(readError(engineWith("", samplePlan())),
             "e.int21: GPU engine has no code section 'kernels.ptx' for module "
             "'kernels'");
-  GpuPlan renamed = samplePlan();
+  GPUPlan renamed = samplePlan();
   renamed.modules[0].kernels[1].name = "gelu";
   renamed.steps[2].kernel = "gelu";
   EXPECT_EQ(readError(engineWith(kPTX, renamed)),
             "e.int21: kernel 'gelu' of module 'kernels' is not an entry of its "
             "PTX");
-  GpuPlan wider = samplePlan();
+  GPUPlan wider = samplePlan();
   wider.modules[0].kernels[0].params[3] = ArgKind::I64;
   wider.steps[1].args[3] = KernelArg::i64(-7);
   EXPECT_EQ(readError(engineWith(kPTX, wider)),
             "e.int21: kernel 'kernels::gemm' takes 4 bytes for parameter 3 in "
             "its PTX, the plan passes i64 (8 bytes)");
-  GpuPlan longer = samplePlan();
+  GPUPlan longer = samplePlan();
   longer.modules[0].kernels[1].params.push_back(ArgKind::I32);
   longer.steps[2].args.push_back(KernelArg::i32(1));
   EXPECT_EQ(
@@ -381,7 +381,7 @@ TEST(GpuPlanTest, ChecksThePlanAgainstTheCode) {
 
 namespace {
 
-TEST(GpuPlanTest, MangledPlansAreErrorsNotCrashes) {
+TEST(GPUPlanTest, MangledPlansAreErrorsNotCrashes) {
   // Every byte of the plan's text changed in turn, and random truncations:
   // each parse either succeeds (and then validates) or fails with a message.
   std::string text = gpuPlanToString(samplePlan());
@@ -392,8 +392,8 @@ TEST(GpuPlanTest, MangledPlansAreErrorsNotCrashes) {
   for (size_t i = 0; i < text.size(); ++i) {
     std::string mangled = text;
     mangled[i] = replacements[rng() % sizeof(replacements)];
-    llvm::Expected<GpuPlan> plan =
-        parseGpuPlan(mangled, sampleMetadata(), "e.int21");
+    llvm::Expected<GPUPlan> plan =
+        parseGPUPlan(mangled, sampleMetadata(), "e.int21");
     if (!plan) {
       std::string message = llvm::toString(plan.takeError());
       EXPECT_EQ(message.rfind("e.int21: ", 0), 0u) << message;
@@ -401,8 +401,8 @@ TEST(GpuPlanTest, MangledPlansAreErrorsNotCrashes) {
     }
   }
   for (size_t cut = 0; cut < text.size(); cut += 7) {
-    llvm::Expected<GpuPlan> plan =
-        parseGpuPlan(text.substr(0, cut), sampleMetadata(), "e.int21");
+    llvm::Expected<GPUPlan> plan =
+        parseGPUPlan(text.substr(0, cut), sampleMetadata(), "e.int21");
     EXPECT_FALSE(bool(plan));
     llvm::consumeError(plan.takeError());
   }

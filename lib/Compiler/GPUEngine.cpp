@@ -1,4 +1,4 @@
-//===- GpuEngine.cpp - GPU engines from a lowered host module -------------===//
+//===- GPUEngine.cpp - GPU engines from a lowered host module -------------===//
 //
 // Follows every memref in @main back to an argument and a byte offset, so
 // that each launch and copy becomes a plan step on the engine's buffers.
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "int21/Compiler/GpuEngine.h"
+#include "int21/Compiler/GPUEngine.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/PTX.h"
 #include "int21/Transforms/Passes.h"
@@ -35,7 +35,7 @@ using runtime::BufferKind;
 using runtime::BufferRef;
 using runtime::DType;
 using runtime::EngineMetadata;
-using runtime::GpuStep;
+using runtime::GPUStep;
 using runtime::KernelArg;
 using runtime::TensorSpec;
 
@@ -54,7 +54,7 @@ public:
   PlanBuilder(ModuleOp module, func::FuncOp main, EngineMetadata &meta)
       : module(module), main(main), meta(meta) {}
 
-  FailureOr<::int21::GpuEngineParts> build();
+  FailureOr<::int21::GPUEngineParts> build();
 
 private:
   LogicalResult classifyArguments();
@@ -69,7 +69,7 @@ private:
   ModuleOp module;
   func::FuncOp main;
   EngineMetadata &meta;
-  ::int21::GpuEngineParts parts;
+  ::int21::GPUEngineParts parts;
   DenseMap<Value, Place> places;
   /// The modules (gpu.binary names) used, in first-use order.
   DenseMap<StringAttr, unsigned> moduleIndex;
@@ -292,8 +292,8 @@ LogicalResult PlanBuilder::visitLaunch(gpu::LaunchFuncOp launch) {
         "in order on one stream");
   if (launch.hasClusterSize())
     return launch.emitError("thread block clusters are not supported");
-  GpuStep step;
-  step.kind = GpuStep::Kind::Launch;
+  GPUStep step;
+  step.kind = GPUStep::Kind::Launch;
   step.module = launch.getKernelModuleName().str();
   step.kernel = launch.getKernelName().str();
   if (!module.lookupSymbol<gpu::BinaryOp>(launch.getKernelModuleName()))
@@ -373,9 +373,9 @@ LogicalResult PlanBuilder::visitLaunch(gpu::LaunchFuncOp launch) {
                                                 parts.plan.modules.size());
   if (inserted)
     parts.plan.modules.push_back({step.module, {}});
-  runtime::GpuModule &gpuModule = parts.plan.modules[it->second];
+  runtime::GPUModule &gpuModule = parts.plan.modules[it->second];
   auto kernel =
-      llvm::find_if(gpuModule.kernels, [&](const runtime::GpuKernel &k) {
+      llvm::find_if(gpuModule.kernels, [&](const runtime::GPUKernel &k) {
         return k.name == step.kernel;
       });
   if (kernel == gpuModule.kernels.end())
@@ -411,8 +411,8 @@ LogicalResult PlanBuilder::visitCopy(memref::CopyOp copy) {
   };
   startOf(*src, src->size);
   startOf(*dst, dst->size);
-  GpuStep step;
-  step.kind = GpuStep::Kind::Copy;
+  GPUStep step;
+  step.kind = GPUStep::Kind::Copy;
   step.src = *src;
   step.dst = *dst;
   step.bytes = bytes;
@@ -465,7 +465,7 @@ LogicalResult PlanBuilder::visit(Operation *op) {
 }
 
 LogicalResult PlanBuilder::collectCode() {
-  for (runtime::GpuModule &gpuModule : parts.plan.modules) {
+  for (runtime::GPUModule &gpuModule : parts.plan.modules) {
     auto binary = module.lookupSymbol<gpu::BinaryOp>(gpuModule.name);
     std::string chips;
     gpu::ObjectAttr chosen;
@@ -494,7 +494,7 @@ LogicalResult PlanBuilder::collectCode() {
     // Every kernel must be an entry of the PTX with parameters of the sizes
     // the launches pass.
     std::vector<runtime::PTXEntry> entries = runtime::listPTXEntries(ptx);
-    for (const runtime::GpuKernel &kernel : gpuModule.kernels) {
+    for (const runtime::GPUKernel &kernel : gpuModule.kernels) {
       auto entry = llvm::find_if(entries, [&](const runtime::PTXEntry &e) {
         return e.name == kernel.name;
       });
@@ -521,7 +521,7 @@ LogicalResult PlanBuilder::collectCode() {
   return success();
 }
 
-FailureOr<::int21::GpuEngineParts> PlanBuilder::build() {
+FailureOr<::int21::GPUEngineParts> PlanBuilder::build() {
   if (!main.getBody().hasOneBlock())
     return main.emitError("@main of a GPU engine must be one block");
   if (failed(classifyArguments()))
@@ -529,7 +529,7 @@ FailureOr<::int21::GpuEngineParts> PlanBuilder::build() {
   for (Operation &op : main.getBody().front())
     if (failed(visit(&op)))
       return failure();
-  if (!meta.target.empty() && !runtime::isGpuTarget(meta.target))
+  if (!meta.target.empty() && !runtime::isGPUTarget(meta.target))
     return module.emitError("target '")
            << meta.target << "' is not an NVIDIA chip (sm_XY)";
   if (failed(collectCode()))
@@ -537,14 +537,14 @@ FailureOr<::int21::GpuEngineParts> PlanBuilder::build() {
   if (meta.target.empty())
     return module.emitError("the module launches no kernel and names no "
                             "chip: give a target");
-  if (llvm::Error error = runtime::validateGpuPlan(parts.plan, meta, "plan"))
+  if (llvm::Error error = runtime::validateGPUPlan(parts.plan, meta, "plan"))
     return module.emitError("the extracted plan is invalid: ")
            << llvm::toString(std::move(error));
   return std::move(parts);
 }
 
-auto ::int21::buildGpuPlan(ModuleOp module, EngineMetadata &meta)
-    -> FailureOr<GpuEngineParts> {
+auto ::int21::buildGPUPlan(ModuleOp module, EngineMetadata &meta)
+    -> FailureOr<GPUEngineParts> {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main || main.isExternal())
     return module.emitError("the host module has no func.func @main");
@@ -554,12 +554,12 @@ auto ::int21::buildGpuPlan(ModuleOp module, EngineMetadata &meta)
   return PlanBuilder(module, main, meta).build();
 }
 
-auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
+auto ::int21::writeGPUEngine(ModuleOp module, EngineMetadata meta,
                              llvm::raw_ostream &os, AssemblePTXFn assemble)
     -> LogicalResult {
   if (meta.compilerVersion.empty())
     meta.compilerVersion = compilerVersion().str();
-  FailureOr<GpuEngineParts> parts = buildGpuPlan(module, meta);
+  FailureOr<GPUEngineParts> parts = buildGPUPlan(module, meta);
   if (failed(parts))
     return failure();
   std::string planText = runtime::gpuPlanToString(parts->plan);
@@ -567,7 +567,7 @@ auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
   std::vector<std::string> cubins;
   cubins.reserve(parts->code.size());
   std::vector<runtime::Section> sections;
-  for (const GpuModuleCode &code : parts->code) {
+  for (const GPUModuleCode &code : parts->code) {
     sections.push_back(
         {runtime::SectionKind::Code, code.module + ".ptx", code.ptx});
     if (!assemble)
@@ -583,7 +583,7 @@ auto ::int21::writeGpuEngine(ModuleOp module, EngineMetadata meta,
                         cubins.back()});
   }
   sections.push_back(
-      {runtime::SectionKind::Plan, runtime::kGpuPlanSection.str(), planText});
+      {runtime::SectionKind::Plan, runtime::kGPUPlanSection.str(), planText});
   if (!meta.weights.empty())
     sections.push_back(
         {runtime::SectionKind::Weights, "weights", parts->weights});
@@ -616,7 +616,7 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
   return meta;
 }
 
-auto ::int21::compileToGpuEngine(ModuleOp module,
+auto ::int21::compileToGPUEngine(ModuleOp module,
                                  const ::int21::CompileOptions &options,
                                  llvm::raw_ostream &os) -> LogicalResult {
   FailureOr<runtime::EngineMetadata> meta =
@@ -639,5 +639,5 @@ auto ::int21::compileToGpuEngine(ModuleOp module,
   ::int21::AssemblePTXFn assembler;
   if (::int21::findPtxas())
     assembler = assemble;
-  return ::int21::writeGpuEngine(module, std::move(*meta), os, assembler);
+  return ::int21::writeGPUEngine(module, std::move(*meta), os, assembler);
 }

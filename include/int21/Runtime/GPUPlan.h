@@ -1,4 +1,4 @@
-//===- GpuPlan.h - the host plan of a GPU engine --------------------------===//
+//===- GPUPlan.h - the host plan of a GPU engine --------------------------===//
 //
 // A GPU engine runs a fixed list of steps, in order, on one stream: kernel
 // launches, device-to-device copies and memsets. Every pointer a step uses is
@@ -34,9 +34,9 @@
 namespace int21::runtime {
 
 /// The plan format version this runtime writes and reads.
-constexpr int64_t kGpuPlanVersion = 1;
+constexpr int64_t kGPUPlanVersion = 1;
 /// The name of the plan section in an engine file.
-constexpr llvm::StringLiteral kGpuPlanSection = "gpu.plan";
+constexpr llvm::StringLiteral kGPUPlanSection = "gpu.plan";
 
 enum class BufferKind { Input, Weight, Output, Workspace };
 llvm::StringRef bufferKindName(BufferKind kind);
@@ -83,24 +83,24 @@ struct KernelArg {
 };
 
 /// A kernel of a module, with the parameters it takes in order.
-struct GpuKernel {
+struct GPUKernel {
   std::string name;
   std::vector<ArgKind> params;
-  bool operator==(const GpuKernel &other) const {
+  bool operator==(const GPUKernel &other) const {
     return name == other.name && params == other.params;
   }
 };
 
 /// A module: one PTX text (section "<name>.ptx") with its kernels.
-struct GpuModule {
+struct GPUModule {
   std::string name;
-  std::vector<GpuKernel> kernels;
-  bool operator==(const GpuModule &other) const {
+  std::vector<GPUKernel> kernels;
+  bool operator==(const GPUModule &other) const {
     return name == other.name && kernels == other.kernels;
   }
 };
 
-struct GpuStep {
+struct GPUStep {
   enum class Kind { Launch, Copy, Memset };
   Kind kind = Kind::Launch;
   /// Launch: the kernel, the grid and block sizes (x, y, z), the dynamic
@@ -115,43 +115,43 @@ struct GpuStep {
   uint64_t bytes = 0;
   uint8_t value = 0;
 
-  bool operator==(const GpuStep &other) const;
+  bool operator==(const GPUStep &other) const;
   /// "launch kernels::scale", "copy", "memset": how errors name the step.
   std::string describe() const;
 };
 
-struct GpuPlan {
-  std::vector<GpuModule> modules;
-  std::vector<GpuStep> steps;
+struct GPUPlan {
+  std::vector<GPUModule> modules;
+  std::vector<GPUStep> steps;
 
-  const GpuKernel *findKernel(llvm::StringRef module,
+  const GPUKernel *findKernel(llvm::StringRef module,
                               llvm::StringRef kernel) const;
-  bool operator==(const GpuPlan &other) const {
+  bool operator==(const GPUPlan &other) const {
     return modules == other.modules && steps == other.steps;
   }
 };
 
 /// The plan as JSON (what the plan section holds).
-llvm::json::Value gpuPlanToJSON(const GpuPlan &plan);
+llvm::json::Value gpuPlanToJSON(const GPUPlan &plan);
 /// The plan as the text of its section.
-std::string gpuPlanToString(const GpuPlan &plan, bool pretty = false);
+std::string gpuPlanToString(const GPUPlan &plan, bool pretty = false);
 
 /// The plan as text, one line per module and per step, e.g.
 ///   step 0: launch kernels::axpy grid 1x1x1 block 8x1x1 shared 0
 ///           (input 0 +0 [48], weight 0 +0 [32], workspace +64 [32], f32 2)
 ///   step 1: copy 32 bytes workspace +64 -> output 0 +0
-void printGpuPlan(const GpuPlan &plan, llvm::raw_ostream &os);
+void printGPUPlan(const GPUPlan &plan, llvm::raw_ostream &os);
 
 /// Parses and validates a plan section against the engine's metadata.
 /// `path` names the engine in errors ("PATH: plan step 3 (launch m::k):
 /// ...").
-llvm::Expected<GpuPlan> parseGpuPlan(llvm::StringRef text,
+llvm::Expected<GPUPlan> parseGPUPlan(llvm::StringRef text,
                                      const EngineMetadata &meta,
                                      llvm::StringRef path);
 
 /// Checks `plan` against `meta`: buffers, kernels, argument kinds and byte
 /// ranges (see the file comment).
-llvm::Error validateGpuPlan(const GpuPlan &plan, const EngineMetadata &meta,
+llvm::Error validateGPUPlan(const GPUPlan &plan, const EngineMetadata &meta,
                             llvm::StringRef path);
 
 /// The size in bytes of a buffer of the engine, or std::nullopt when there
@@ -173,11 +173,11 @@ std::string ptxTarget(llvm::StringRef ptx);
 /// Reads the plan and checks it against the code in `file`: each module has
 /// a PTX section whose entries are the plan's kernels with parameters of the
 /// sizes the plan says.
-llvm::Expected<GpuPlan> readGpuPlan(const EngineFile &file,
+llvm::Expected<GPUPlan> readGPUPlan(const EngineFile &file,
                                     llvm::StringRef path);
 
 /// Whether `target` names an NVIDIA chip ("sm_80", "sm_90", "sm_90a").
-bool isGpuTarget(llvm::StringRef target);
+bool isGPUTarget(llvm::StringRef target);
 /// The compute capability of a chip name ("sm_90" -> 90), or std::nullopt.
 std::optional<unsigned> smVersion(llvm::StringRef target);
 

@@ -1,4 +1,4 @@
-//===- GpuEngine.h - GPU engines from a lowered host module ---------------===//
+//===- GPUEngine.h - GPU engines from a lowered host module ---------------===//
 //
 // The GPU compile path leaves the host side of a model in one form: a
 // `func.func @main` whose bare memref arguments are the engine's inputs,
@@ -6,8 +6,8 @@
 // with a body of constants, static views of those arguments,
 // `gpu.launch_func` with constant sizes, `memref.copy` between views and the
 // return; the kernels are in `gpu.binary` ops holding PTX for an NVVM target.
-// From that form, buildGpuPlan extracts the engine's plan (GpuPlan.h), its
-// PTX and its weights; writeGpuEngine writes the `.int21` file.
+// From that form, buildGPUPlan extracts the engine's plan (GPUPlan.h), its
+// PTX and its weights; writeGPUEngine writes the `.int21` file.
 //
 // Errors are MLIR diagnostics on the offending op (the caller's handler
 // prints them), and failure().
@@ -19,7 +19,7 @@
 
 #include "int21/Compiler/Compiler.h"
 #include "int21/Runtime/EngineFile.h"
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -30,15 +30,15 @@
 namespace int21 {
 
 /// The PTX text of one gpu.binary (a plan module of the same name).
-struct GpuModuleCode {
+struct GPUModuleCode {
   std::string module;
   std::string ptx;
 };
 
 /// What an engine needs besides its metadata.
-struct GpuEngineParts {
-  runtime::GpuPlan plan;
-  std::vector<GpuModuleCode> code;
+struct GPUEngineParts {
+  runtime::GPUPlan plan;
+  std::vector<GPUModuleCode> code;
   /// The weights section: every weight 64-byte aligned, as in CPU engines.
   std::string weights;
 };
@@ -50,7 +50,7 @@ struct GpuEngineParts {
 /// arguments marked `int21.output` are outputs, the other non-weight ones
 /// inputs, named by their `onnx.name` (else input_K, output_K). Where it has
 /// no target, the chip of the first gpu.binary object is taken.
-mlir::FailureOr<GpuEngineParts> buildGpuPlan(mlir::ModuleOp module,
+mlir::FailureOr<GPUEngineParts> buildGPUPlan(mlir::ModuleOp module,
                                              runtime::EngineMetadata &meta);
 
 /// Assembles PTX for a chip into a cubin (ptxas), or fails with a message.
@@ -61,7 +61,7 @@ using AssemblePTXFn = llvm::function_ref<mlir::FailureOr<std::string>(
 /// of each module ("<module>.ptx"), the cubins `assemble` makes when given
 /// ("<module>.<chip>.cubin"; a failure to assemble is an error), the plan
 /// ("gpu.plan") and the weights.
-mlir::LogicalResult writeGpuEngine(mlir::ModuleOp module,
+mlir::LogicalResult writeGPUEngine(mlir::ModuleOp module,
                                    runtime::EngineMetadata meta,
                                    llvm::raw_ostream &os,
                                    AssemblePTXFn assemble = nullptr);
@@ -78,7 +78,7 @@ lowerToGPUHostForm(mlir::ModuleOp module, const CompileOptions &options);
 /// to host form (lowerToGPUHost), one already in host form (gpu.module or
 /// gpu.binary ops) is taken as it is; its kernels become PTX and, where
 /// ptxas is found, the chip's cubin.
-mlir::LogicalResult compileToGpuEngine(mlir::ModuleOp module,
+mlir::LogicalResult compileToGPUEngine(mlir::ModuleOp module,
                                        const CompileOptions &options,
                                        llvm::raw_ostream &os);
 

@@ -1,4 +1,4 @@
-//===- GpuPlan.cpp - write, read and validate GPU engine plans ------------===//
+//===- GPUPlan.cpp - write, read and validate GPU engine plans ------------===//
 //
 // Reading never trusts the file: every field is type-checked, every buffer
 // and kernel looked up, every byte range checked without overflow, so that a
@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "int21/Runtime/GpuPlan.h"
+#include "int21/Runtime/GPUPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -90,7 +90,7 @@ KernelArg KernelArg::f64(double value) {
   return arg;
 }
 
-bool GpuStep::operator==(const GpuStep &other) const {
+bool GPUStep::operator==(const GPUStep &other) const {
   if (kind != other.kind)
     return false;
   switch (kind) {
@@ -106,7 +106,7 @@ bool GpuStep::operator==(const GpuStep &other) const {
   return false;
 }
 
-std::string GpuStep::describe() const {
+std::string GPUStep::describe() const {
   switch (kind) {
   case Kind::Launch:
     return "launch " + module + "::" + kernel;
@@ -118,16 +118,16 @@ std::string GpuStep::describe() const {
   return "step";
 }
 
-const GpuKernel *GpuPlan::findKernel(StringRef module, StringRef kernel) const {
-  for (const GpuModule &m : modules)
+const GPUKernel *GPUPlan::findKernel(StringRef module, StringRef kernel) const {
+  for (const GPUModule &m : modules)
     if (m.name == module)
-      for (const GpuKernel &k : m.kernels)
+      for (const GPUKernel &k : m.kernels)
         if (k.name == kernel)
           return &k;
   return nullptr;
 }
 
-bool int21::runtime::isGpuTarget(StringRef target) {
+bool int21::runtime::isGPUTarget(StringRef target) {
   return smVersion(target).has_value();
 }
 
@@ -227,11 +227,11 @@ static json::Value dimsToJSON(const std::array<uint32_t, 3> &dims) {
                      static_cast<int64_t>(dims[2])};
 }
 
-json::Value int21::runtime::gpuPlanToJSON(const GpuPlan &plan) {
+json::Value int21::runtime::gpuPlanToJSON(const GPUPlan &plan) {
   json::Array modules;
-  for (const GpuModule &module : plan.modules) {
+  for (const GPUModule &module : plan.modules) {
     json::Array kernels;
-    for (const GpuKernel &kernel : module.kernels) {
+    for (const GPUKernel &kernel : module.kernels) {
       json::Array params;
       for (ArgKind kind : kernel.params)
         params.push_back(argKindName(kind));
@@ -242,9 +242,9 @@ json::Value int21::runtime::gpuPlanToJSON(const GpuPlan &plan) {
         json::Object{{"name", module.name}, {"kernels", std::move(kernels)}});
   }
   json::Array steps;
-  for (const GpuStep &step : plan.steps) {
+  for (const GPUStep &step : plan.steps) {
     switch (step.kind) {
-    case GpuStep::Kind::Launch: {
+    case GPUStep::Kind::Launch: {
       json::Array args;
       for (const KernelArg &arg : step.args)
         args.push_back(argToJSON(arg));
@@ -257,14 +257,14 @@ json::Value int21::runtime::gpuPlanToJSON(const GpuPlan &plan) {
                                    {"args", std::move(args)}});
       break;
     }
-    case GpuStep::Kind::Copy:
+    case GPUStep::Kind::Copy:
       steps.push_back(
           json::Object{{"op", "copy"},
                        {"src", refToJSON(step.src)},
                        {"dst", refToJSON(step.dst)},
                        {"bytes", static_cast<int64_t>(step.bytes)}});
       break;
-    case GpuStep::Kind::Memset:
+    case GPUStep::Kind::Memset:
       steps.push_back(
           json::Object{{"op", "memset"},
                        {"dst", refToJSON(step.dst)},
@@ -273,12 +273,12 @@ json::Value int21::runtime::gpuPlanToJSON(const GpuPlan &plan) {
       break;
     }
   }
-  return json::Object{{"version", kGpuPlanVersion},
+  return json::Object{{"version", kGPUPlanVersion},
                       {"modules", std::move(modules)},
                       {"steps", std::move(steps)}};
 }
 
-std::string int21::runtime::gpuPlanToString(const GpuPlan &plan, bool pretty) {
+std::string int21::runtime::gpuPlanToString(const GPUPlan &plan, bool pretty) {
   std::string text;
   raw_string_ostream os(text);
   if (pretty)
@@ -297,8 +297,8 @@ static void printRef(const BufferRef &ref, raw_ostream &os) {
     os << " [" << ref.size << "]";
 }
 
-void int21::runtime::printGpuPlan(const GpuPlan &plan, raw_ostream &os) {
-  for (const GpuModule &module : plan.modules) {
+void int21::runtime::printGPUPlan(const GPUPlan &plan, raw_ostream &os) {
+  for (const GPUModule &module : plan.modules) {
     os << "module " << module.name << ":";
     for (auto [k, kernel] : llvm::enumerate(module.kernels)) {
       os << (k ? ", " : " ") << kernel.name << "(";
@@ -311,7 +311,7 @@ void int21::runtime::printGpuPlan(const GpuPlan &plan, raw_ostream &os) {
   for (auto [s, step] : llvm::enumerate(plan.steps)) {
     os << "step " << s << ": ";
     switch (step.kind) {
-    case GpuStep::Kind::Launch:
+    case GPUStep::Kind::Launch:
       os << step.describe() << " grid " << step.grid[0] << "x" << step.grid[1]
          << "x" << step.grid[2] << " block " << step.block[0] << "x"
          << step.block[1] << "x" << step.block[2] << " shared "
@@ -341,14 +341,14 @@ void int21::runtime::printGpuPlan(const GpuPlan &plan, raw_ostream &os) {
       }
       os << ")\n";
       break;
-    case GpuStep::Kind::Copy:
+    case GPUStep::Kind::Copy:
       os << "copy " << step.bytes << " bytes ";
       printRef(step.src, os);
       os << " -> ";
       printRef(step.dst, os);
       os << "\n";
       break;
-    case GpuStep::Kind::Memset:
+    case GPUStep::Kind::Memset:
       os << "memset " << step.bytes << " bytes of ";
       printRef(step.dst, os);
       os << " to " << static_cast<unsigned>(step.value) << "\n";
@@ -367,7 +367,7 @@ class PlanReader {
 public:
   explicit PlanReader(StringRef path) : path(path) {}
 
-  Expected<GpuPlan> read(const json::Value &root);
+  Expected<GPUPlan> read(const json::Value &root);
 
 private:
   Error error(const Twine &message) const {
@@ -381,7 +381,7 @@ private:
   Expected<KernelArg> readArg(const json::Value &value, unsigned index);
   Expected<std::array<uint32_t, 3>> readDims(const json::Object &object,
                                              StringRef key);
-  Expected<GpuStep> readStep(const json::Value &value);
+  Expected<GPUStep> readStep(const json::Value &value);
 
   StringRef path;
   /// "plan step 3", "plan module 0": what is being read.
@@ -533,14 +533,14 @@ PlanReader::readDims(const json::Object &object, StringRef key) {
   return dims;
 }
 
-Expected<GpuStep> PlanReader::readStep(const json::Value &value) {
+Expected<GPUStep> PlanReader::readStep(const json::Value &value) {
   const json::Object *object = value.getAsObject();
   if (!object)
     return error("must be an object");
   std::optional<StringRef> op = object->getString("op");
-  GpuStep step;
+  GPUStep step;
   if (op == "launch") {
-    step.kind = GpuStep::Kind::Launch;
+    step.kind = GPUStep::Kind::Launch;
     Expected<std::string> module = stringField(*object, "module");
     if (!module)
       return module.takeError();
@@ -576,9 +576,9 @@ Expected<GpuStep> PlanReader::readStep(const json::Value &value) {
     return step;
   }
   if (op == "copy" || op == "memset") {
-    step.kind = op == "copy" ? GpuStep::Kind::Copy : GpuStep::Kind::Memset;
+    step.kind = op == "copy" ? GPUStep::Kind::Copy : GPUStep::Kind::Memset;
     where = subject + " (" + op->str() + "): ";
-    if (step.kind == GpuStep::Kind::Copy) {
+    if (step.kind == GPUStep::Kind::Copy) {
       Expected<BufferRef> src = readRef(object->get("src"), "'src'");
       if (!src)
         return src.takeError();
@@ -605,17 +605,17 @@ Expected<GpuStep> PlanReader::readStep(const json::Value &value) {
                "' (launch, copy or memset)");
 }
 
-Expected<GpuPlan> PlanReader::read(const json::Value &root) {
+Expected<GPUPlan> PlanReader::read(const json::Value &root) {
   const json::Object *object = root.getAsObject();
   if (!object)
     return error("plan is not a JSON object");
   std::optional<int64_t> version = object->getInteger("version");
-  if (version != kGpuPlanVersion)
+  if (version != kGPUPlanVersion)
     return error("plan version " +
                  (version ? Twine(*version) : Twine("(none)")) +
                  " is not supported (this runtime reads version " +
-                 Twine(kGpuPlanVersion) + "); recompile the model");
-  GpuPlan plan;
+                 Twine(kGPUPlanVersion) + "); recompile the model");
+  GPUPlan plan;
   const json::Array *modules = object->getArray("modules");
   const json::Array *steps = object->getArray("steps");
   if (!modules || !steps)
@@ -625,7 +625,7 @@ Expected<GpuPlan> PlanReader::read(const json::Value &root) {
     const json::Object *module = value.getAsObject();
     if (!module)
       return error("must be an object {name, kernels}");
-    GpuModule parsed;
+    GPUModule parsed;
     Expected<std::string> name = stringField(*module, "name");
     if (!name)
       return name.takeError();
@@ -637,7 +637,7 @@ Expected<GpuPlan> PlanReader::read(const json::Value &root) {
       const json::Object *kernel = k.getAsObject();
       if (!kernel)
         return error("a kernel must be an object {name, params}");
-      GpuKernel parsedKernel;
+      GPUKernel parsedKernel;
       Expected<std::string> kernelName = stringField(*kernel, "name");
       if (!kernelName)
         return kernelName.takeError();
@@ -664,7 +664,7 @@ Expected<GpuPlan> PlanReader::read(const json::Value &root) {
   for (auto [s, value] : llvm::enumerate(*steps)) {
     subject = ("plan step " + Twine(s)).str();
     where = subject + ": ";
-    Expected<GpuStep> step = readStep(value);
+    Expected<GPUStep> step = readStep(value);
     if (!step)
       return step.takeError();
     plan.steps.push_back(std::move(*step));
@@ -704,7 +704,7 @@ checkRef(const BufferRef &ref, const EngineMetadata &meta, uint64_t bytes) {
   return std::nullopt;
 }
 
-Error int21::runtime::validateGpuPlan(const GpuPlan &plan,
+Error int21::runtime::validateGPUPlan(const GPUPlan &plan,
                                       const EngineMetadata &meta,
                                       StringRef path) {
   StringSet<> moduleNames;
@@ -715,7 +715,7 @@ Error int21::runtime::validateGpuPlan(const GpuPlan &plan,
     if (!moduleNames.insert(module.name).second)
       return planError(path, where, "'" + module.name + "' appears twice");
     StringSet<> kernelNames;
-    for (const GpuKernel &kernel : module.kernels)
+    for (const GPUKernel &kernel : module.kernels)
       if (kernel.name.empty() || !kernelNames.insert(kernel.name).second)
         return planError(path, where,
                          "kernel '" + kernel.name +
@@ -725,8 +725,8 @@ Error int21::runtime::validateGpuPlan(const GpuPlan &plan,
     std::string where =
         ("plan step " + Twine(s) + " (" + step.describe() + ")").str();
     switch (step.kind) {
-    case GpuStep::Kind::Launch: {
-      const GpuKernel *kernel = plan.findKernel(step.module, step.kernel);
+    case GPUStep::Kind::Launch: {
+      const GPUKernel *kernel = plan.findKernel(step.module, step.kernel);
       if (!kernel)
         return planError(path, where, "unknown kernel");
       for (uint32_t d : step.grid)
@@ -769,18 +769,18 @@ Error int21::runtime::validateGpuPlan(const GpuPlan &plan,
       }
       break;
     }
-    case GpuStep::Kind::Copy:
-    case GpuStep::Kind::Memset: {
+    case GPUStep::Kind::Copy:
+    case GPUStep::Kind::Memset: {
       if (step.bytes == 0)
         return planError(path, where, "copies or sets no bytes");
-      if (step.kind == GpuStep::Kind::Copy)
+      if (step.kind == GPUStep::Kind::Copy)
         if (std::optional<std::string> problem =
                 checkRef(step.src, meta, step.bytes))
           return planError(path, where, "source: " + *problem);
       if (std::optional<std::string> problem =
               checkRef(step.dst, meta, step.bytes))
         return planError(path, where, "destination: " + *problem);
-      if (step.kind == GpuStep::Kind::Copy && step.src.kind == step.dst.kind &&
+      if (step.kind == GPUStep::Kind::Copy && step.src.kind == step.dst.kind &&
           step.src.index == step.dst.index &&
           step.src.offset < step.dst.offset + step.bytes &&
           step.dst.offset < step.src.offset + step.bytes)
@@ -802,7 +802,7 @@ Error int21::runtime::validateGpuPlan(const GpuPlan &plan,
   return Error::success();
 }
 
-Expected<GpuPlan> int21::runtime::parseGpuPlan(StringRef text,
+Expected<GPUPlan> int21::runtime::parseGPUPlan(StringRef text,
                                                const EngineMetadata &meta,
                                                StringRef path) {
   Expected<json::Value> root = json::parse(text);
@@ -810,10 +810,10 @@ Expected<GpuPlan> int21::runtime::parseGpuPlan(StringRef text,
     return createStringError(
         inconvertibleErrorCode(),
         path + ": plan is not valid JSON: " + toString(root.takeError()));
-  Expected<GpuPlan> plan = PlanReader(path).read(*root);
+  Expected<GPUPlan> plan = PlanReader(path).read(*root);
   if (!plan)
     return plan.takeError();
-  if (Error error = validateGpuPlan(*plan, meta, path))
+  if (Error error = validateGPUPlan(*plan, meta, path))
     return std::move(error);
   return plan;
 }
@@ -822,17 +822,17 @@ Expected<GpuPlan> int21::runtime::parseGpuPlan(StringRef text,
 // Plans in engine files
 //===----------------------------------------------------------------------===//
 
-Expected<GpuPlan> int21::runtime::readGpuPlan(const EngineFile &file,
+Expected<GPUPlan> int21::runtime::readGPUPlan(const EngineFile &file,
                                               StringRef path) {
   std::optional<Section> section =
-      file.find(SectionKind::Plan, kGpuPlanSection);
+      file.find(SectionKind::Plan, kGPUPlanSection);
   if (!section)
     return createStringError(inconvertibleErrorCode(),
                              path + ": GPU engine has no plan section");
-  Expected<GpuPlan> plan = parseGpuPlan(section->data, file.metadata(), path);
+  Expected<GPUPlan> plan = parseGPUPlan(section->data, file.metadata(), path);
   if (!plan)
     return plan.takeError();
-  for (const GpuModule &module : plan->modules) {
+  for (const GPUModule &module : plan->modules) {
     std::string name = module.name + ".ptx";
     std::optional<Section> code = file.find(SectionKind::Code, name);
     if (!code)
@@ -840,7 +840,7 @@ Expected<GpuPlan> int21::runtime::readGpuPlan(const EngineFile &file,
                                path + ": GPU engine has no code section '" +
                                    name + "' for module '" + module.name + "'");
     std::vector<PTXEntry> entries = listPTXEntries(code->data);
-    for (const GpuKernel &kernel : module.kernels) {
+    for (const GPUKernel &kernel : module.kernels) {
       auto entry = llvm::find_if(
           entries, [&](const PTXEntry &e) { return e.name == kernel.name; });
       if (entry == entries.end())
