@@ -180,6 +180,16 @@ LogicalResult NodeImporter::onlyFirstOutputs(unsigned count, StringRef why) {
 // Building
 //===----------------------------------------------------------------------===//
 
+LogicalResult NodeImporter::requireRankAtLeast(RankedTensorType type,
+                                               int64_t minRank, StringRef what,
+                                               StringRef layout) {
+  if (type.getRank() >= minRank)
+    return success();
+  return emitError() << what << " must have rank " << minRank << " or more ("
+                     << layout << "), got rank " << type.getRank(),
+         failure();
+}
+
 FailureOr<int64_t> NodeImporter::normalizeAxis(int64_t axis, int64_t rank,
                                                StringRef what) {
   if (axis < -rank || axis >= rank)

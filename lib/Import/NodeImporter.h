@@ -88,6 +88,10 @@ public:
   /// `axis` in [-rank, rank) as a non-negative axis.
   FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
                                    StringRef what = "axis");
+  /// Fails, naming `what` and the `layout` it must have (e.g. "[N, C, D...]"),
+  /// when `type` has fewer than `minRank` dimensions.
+  LogicalResult requireRankAtLeast(RankedTensorType type, int64_t minRank,
+                                   StringRef what, StringRef layout);
 
   /// Creates an int21 op (result types inferred when the op can infer them),
   /// verifies it and folds it. On failure the op is gone and a diagnostic

@@ -23,6 +23,19 @@ std::vector<const Trial *> detail::rankedTrials(const Blackboard &board,
   return ranked;
 }
 
+std::optional<detail::RankedTrials>
+detail::bestOfKernel(const Blackboard &board, unsigned kernel) {
+  std::vector<const Trial *> ranked = rankedTrials(board, kernel);
+  if (ranked.empty())
+    return std::nullopt;
+  const Trial *best = ranked.front();
+  const schedule::ScheduleChoice *choice =
+      board.kernels()[kernel].findChoice(best->candidate.schedule.sequence);
+  if (!choice)
+    return std::nullopt;
+  return RankedTrials{std::move(ranked), best, choice};
+}
+
 Candidate detail::makeCandidate(unsigned kernel, Schedule schedule,
                                 llvm::StringRef agent,
                                 std::optional<unsigned> parent) {

@@ -15,6 +15,20 @@ namespace int21::search::detail {
 std::vector<const Trial *> rankedTrials(const Blackboard &board,
                                         unsigned kernel);
 
+/// The correct trials of a kernel, fastest first, and the space of the
+/// template its fastest one used.
+struct RankedTrials {
+  std::vector<const Trial *> ranked;
+  const Trial *best;
+  const int21::schedule::ScheduleChoice *choice;
+};
+
+/// rankedTrials of `kernel` with its best trial's template space;
+/// std::nullopt when no trial is correct yet, or when the best one's template
+/// is not among the kernel's choices.
+std::optional<RankedTrials> bestOfKernel(const Blackboard &board,
+                                         unsigned kernel);
+
 /// A candidate for `kernel` proposed by `agent`.
 Candidate makeCandidate(unsigned kernel, Schedule schedule,
                         llvm::StringRef agent,

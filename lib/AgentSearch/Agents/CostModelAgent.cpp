@@ -108,14 +108,14 @@ public:
                                  unsigned count) override {
     const Kernel &work = board.kernels()[kernel];
     std::vector<Candidate> out;
-    std::vector<const Trial *> ranked = detail::rankedTrials(board, kernel);
-    if (ranked.empty())
+    std::optional<detail::RankedTrials> found =
+        detail::bestOfKernel(board, kernel);
+    if (!found)
       return out;
-    const Trial *best = ranked.front();
+    const std::vector<const Trial *> &ranked = found->ranked;
+    const Trial *best = found->best;
     const std::string &sequence = best->candidate.schedule.sequence;
-    const schedule::ScheduleChoice *choice = work.findChoice(sequence);
-    if (!choice)
-      return out;
+    const schedule::ScheduleChoice *choice = found->choice;
 
     // The training set: every correct trial of the template, on any kernel
     // whose default ran, in that kernel's own domains.

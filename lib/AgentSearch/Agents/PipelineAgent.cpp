@@ -35,14 +35,13 @@ public:
                                  unsigned count) override {
     const Kernel &work = board.kernels()[kernel];
     std::vector<Candidate> out;
-    std::vector<const Trial *> ranked = detail::rankedTrials(board, kernel);
-    if (ranked.empty())
+    std::optional<detail::RankedTrials> found =
+        detail::bestOfKernel(board, kernel);
+    if (!found)
       return out;
-    const Trial *base = ranked.front();
+    const Trial *base = found->best;
     const Schedule &schedule = base->candidate.schedule;
-    const schedule::ScheduleChoice *choice = work.findChoice(schedule.sequence);
-    if (!choice)
-      return out;
+    const schedule::ScheduleChoice *choice = found->choice;
 
     // Every template not tried on this kernel and every switch of one
     // alternative, best UCB score first.

@@ -22,11 +22,9 @@ namespace {
 /// scale and shift per channel.
 LogicalResult importInstanceNorm(NodeImporter &n) {
   RankedTensorType type = n.inputType(0);
+  if (failed(n.requireRankAtLeast(type, 3, "input", "[N, C, D...]")))
+    return failure();
   int64_t rank = type.getRank();
-  if (rank < 3)
-    return n.emitError() << "input must have rank 3 or more ([N, C, D...]), "
-                         << "got rank " << rank,
-           failure();
   int64_t channels = type.getDimSize(1);
   for (unsigned i : {1u, 2u})
     if (n.inputType(i).getRank() != 1 ||
@@ -80,11 +78,9 @@ LogicalResult importMeanVarianceNorm(NodeImporter &n) {
 /// zero-padded along the channels.
 LogicalResult importLRN(NodeImporter &n) {
   RankedTensorType type = n.inputType(0);
+  if (failed(n.requireRankAtLeast(type, 3, "input", "[N, C, D...]")))
+    return failure();
   int64_t rank = type.getRank();
-  if (rank < 3)
-    return n.emitError() << "input must have rank 3 or more ([N, C, D...]), "
-                         << "got rank " << rank,
-           failure();
   int64_t size = n.attrInt("size", 0);
   if (size < 1)
     return n.emitError() << "size must be positive, got " << size, failure();

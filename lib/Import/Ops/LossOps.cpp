@@ -30,11 +30,9 @@ FailureOr<LossParts> buildNLL(NodeImporter &n, Value input, Value target,
                               Value weight) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto targetType = cast<RankedTensorType>(target.getType());
+  if (failed(n.requireRankAtLeast(inputType, 2, "input", "[N, C, ...]")))
+    return failure();
   int64_t rank = inputType.getRank();
-  if (rank < 2)
-    return n.emitError() << "input must have rank 2 or more ([N, C, ...]), "
-                         << "got rank " << rank,
-           failure();
   if (!isa<FloatType>(inputType.getElementType()))
     return n.emitError() << "input must hold floats, not "
                          << inputType.getElementType(),
@@ -150,10 +148,8 @@ LogicalResult importNegativeLogLikelihoodLoss(NodeImporter &n) {
 /// log_prob = LogSoftmax(scores, axis 1), then the NLL loss of log_prob.
 LogicalResult importSoftmaxCrossEntropyLoss(NodeImporter &n) {
   RankedTensorType scoresType = n.inputType(0);
-  if (scoresType.getRank() < 2)
-    return n.emitError() << "scores must have rank 2 or more ([N, C, ...]), "
-                         << "got rank " << scoresType.getRank(),
-           failure();
+  if (failed(n.requireRankAtLeast(scoresType, 2, "scores", "[N, C, ...]")))
+    return failure();
   FailureOr<Value> logProb =
       n.create<LogSoftmaxOp>(n.input(0), n.b.getI64IntegerAttr(1));
   if (failed(logProb))

@@ -45,22 +45,28 @@ bool isQuantizedType(Type type) {
   return type.isInteger(8) || type.isUnsignedInteger(8);
 }
 
+/// OpTy(value, zeroPoint cast to `floatType`) (an AddOp or a SubOp), or
+/// `value` itself when there is no zero point.
+template <typename OpTy>
+FailureOr<Value> withZeroPoint(NodeImporter &n, FailureOr<Value> value,
+                               Value zeroPoint, Type floatType) {
+  if (failed(value) || !zeroPoint)
+    return value;
+  FailureOr<Value> zp = castTo(n, zeroPoint, floatType);
+  if (failed(zp))
+    return failure();
+  return n.create<OpTy>(*value, *zp);
+}
+
 /// round(value) + zeroPoint (value float, zeroPoint null or any numeric
 /// type), saturated to the range of `type` and cast to it.
 FailureOr<Value> saturate(NodeImporter &n, Value value, Value zeroPoint,
                           Type type) {
   Type floatType = getElementTypeOrSelf(value.getType());
-  FailureOr<Value> v = n.create<RoundOp>(value);
+  FailureOr<Value> v = withZeroPoint<AddOp>(n, n.create<RoundOp>(value),
+                                           zeroPoint, floatType);
   if (failed(v))
     return failure();
-  if (zeroPoint) {
-    FailureOr<Value> zp = castTo(n, zeroPoint, floatType);
-    if (failed(zp))
-      return failure();
-    v = n.create<AddOp>(*v, *zp);
-    if (failed(v))
-      return failure();
-  }
   unsigned width = type.getIntOrFloatBitWidth();
   bool isUnsigned = type.isUnsignedInteger();
   double lo = isUnsigned ? 0 : -std::ldexp(1.0, width - 1);
@@ -120,17 +126,10 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
 FailureOr<Value> dequantize(NodeImporter &n, Value x, Value scale,
                             Value zeroPoint) {
   Type floatType = getElementTypeOrSelf(scale.getType());
-  FailureOr<Value> v = castTo(n, x, floatType);
+  FailureOr<Value> v =
+      withZeroPoint<SubOp>(n, castTo(n, x, floatType), zeroPoint, floatType);
   if (failed(v))
     return failure();
-  if (zeroPoint) {
-    FailureOr<Value> zp = castTo(n, zeroPoint, floatType);
-    if (failed(zp))
-      return failure();
-    v = n.create<SubOp>(*v, *zp);
-    if (failed(v))
-      return failure();
-  }
   return n.create<MulOp>(*v, scale);
 }
 
