@@ -20,6 +20,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -360,6 +362,12 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
+  // The code's calling contract, which the loader holds the metadata to.
+  llvm::Constant *abi = llvm::ConstantDataArray::getString(
+      llvmContext, runtime::abiDescriptor(meta), /*AddNull=*/true);
+  new llvm::GlobalVariable(*llvmModule, abi->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, abi,
+                           runtime::kABISymbol);
   ::int21::markKernels(*llvmModule);
   return llvmModule;
 }

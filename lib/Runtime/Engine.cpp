@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -84,6 +85,62 @@ Engine::~Engine() {
 /// takes a path it has seen before for a library it has already loaded, so
 /// the memfd (and with it its /proc/self/fd path) stays open, in `codeFile`,
 /// as long as the library is loaded.
+/// Checks that `code` is a whole shared object for this machine before the
+/// dynamic loader maps it: the ELF header, and every program header and
+/// loadable segment inside the bytes given (a truncated object would fault
+/// in the loader, not fail).
+static Error checkSharedObject(StringRef code, StringRef name) {
+  auto bad = [&](const Twine &why) {
+    return engineError(name, "the code section is not a shared object for "
+                             "this machine: " + why);
+  };
+  Elf64_Ehdr header;
+  if (code.size() < sizeof(header))
+    return bad("it has " + Twine(code.size()) + " bytes, less than an ELF "
+               "header");
+  std::memcpy(&header, code.data(), sizeof(header));
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    return bad("no ELF magic");
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 ||
+      header.e_ident[EI_DATA] != ELFDATA2LSB)
+    return bad("not a little-endian 64-bit object");
+  if (header.e_type != ET_DYN)
+    return bad("not a shared object (ELF type " + Twine(header.e_type) + ")");
+#if defined(__x86_64__)
+  constexpr uint16_t kMachine = EM_X86_64;
+#elif defined(__aarch64__)
+  constexpr uint16_t kMachine = EM_AARCH64;
+#else
+  constexpr uint16_t kMachine = 0;
+#endif
+  if (kMachine && header.e_machine != kMachine)
+    return bad("built for ELF machine " + Twine(header.e_machine));
+  uint64_t size = code.size();
+  auto within = [&](uint64_t offset, uint64_t bytes) {
+    return offset <= size && bytes <= size - offset;
+  };
+  if (header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum == 0 ||
+      !within(header.e_phoff, uint64_t(header.e_phnum) * sizeof(Elf64_Phdr)))
+    return bad("its program headers lie outside the section");
+  if (header.e_shnum &&
+      (header.e_shentsize != sizeof(Elf64_Shdr) ||
+       !within(header.e_shoff, uint64_t(header.e_shnum) * sizeof(Elf64_Shdr))))
+    return bad("its section headers lie outside the section");
+  for (unsigned i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, code.data() + header.e_phoff + i * sizeof(segment),
+                sizeof(segment));
+    if (segment.p_type != PT_LOAD && segment.p_type != PT_DYNAMIC)
+      continue;
+    if (!within(segment.p_offset, segment.p_filesz) ||
+        segment.p_filesz > segment.p_memsz)
+      return bad("segment " + Twine(i) + " (" + Twine(segment.p_filesz) +
+                 " bytes at offset " + Twine(segment.p_offset) +
+                 ") lies outside its " + Twine(size) + " bytes");
+  }
+  return Error::success();
+}
+
 static Expected<void *> openLibrary(StringRef code, StringRef name,
                                     int &codeFile) {
   int fd = -1;
@@ -194,6 +251,18 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
   if (Error error = checkSpecs(meta, name))
     return std::move(error);
 
+  for (auto [i, weight] : llvm::enumerate(meta.weights))
+    if (weight.offset % kAlign != 0 ||
+        (i > 0 && weight.offset < meta.weights[i - 1].offset +
+                                      meta.weights[i - 1].size))
+      return engineError(name, "weight '" + weight.name + "' at offset " +
+                                   Twine(weight.offset) +
+                                   " is not where the weights section lays it "
+                                   "out (64-byte aligned, after the one "
+                                   "before)");
+  if (Error error = checkSharedObject(code->data, name))
+    return std::move(error);
+
   std::unique_ptr<Engine> engine(new Engine(std::move(*file), name.str()));
   Expected<void *> library =
       openLibrary(code->data, name, engine->codeFile);
@@ -204,6 +273,19 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
       dlsym(engine->library, "int21_entry"));
   if (!engine->entry)
     return engineError(name, "engine code has no int21_entry");
+  // The code says what it takes; the metadata must say the same, or a run
+  // would hand the code buffers of other sizes than it reads and writes.
+  const char *abi =
+      static_cast<const char *>(dlsym(engine->library, kABISymbol.data()));
+  if (!abi)
+    return engineError(name, "engine code has no ABI descriptor (" +
+                                 kABISymbol + "): it was built by another "
+                                 "int21; recompile the model");
+  std::string mismatch = abiMismatch(StringRef(abi, strnlen(abi, 1 << 24)),
+                                     abiDescriptor(engine->metadata()));
+  if (!mismatch.empty())
+    return engineError(name, "engine metadata does not match its code: " +
+                                 mismatch);
   // Present when the code uses OpenMP; the count is per calling thread.
   engine->setNumThreads = reinterpret_cast<void (*)(int)>(
       dlsym(engine->library, "omp_set_num_threads"));

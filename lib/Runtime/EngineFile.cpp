@@ -7,6 +7,8 @@
 
 #include "int21/Runtime/EngineFile.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -143,10 +145,94 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
 // Reading
 //===----------------------------------------------------------------------===//
 
+std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
+  std::string text;
+  raw_string_ostream os(text);
+  os << "int21-abi 1\n";
+  auto tensor = [&](StringRef role, size_t i, const TensorSpec &spec) {
+    os << role << " " << i << ": " << dtypeName(spec.dtype) << " [";
+    for (auto [d, dim] : llvm::enumerate(spec.shape))
+      os << (d ? "x" : "") << dim;
+    os << "]\n";
+  };
+  for (auto [i, spec] : llvm::enumerate(metadata.inputs))
+    tensor("input", i, spec);
+  for (auto [i, weight] : llvm::enumerate(metadata.weights))
+    os << "weight " << i << ": " << weight.size << " bytes at offset "
+       << weight.offset << "\n";
+  for (auto [i, spec] : llvm::enumerate(metadata.outputs))
+    tensor("output", i, spec);
+  os << "workspace: " << metadata.workspaceSize << " bytes\n";
+  return text;
+}
+
+std::string int21::runtime::abiMismatch(StringRef code, StringRef metadata) {
+  SmallVector<StringRef> fromCode, fromMeta;
+  code.split(fromCode, '\n', -1, /*KeepEmpty=*/false);
+  metadata.split(fromMeta, '\n', -1, /*KeepEmpty=*/false);
+  // The argument a line describes: "input 0", "weight 3", "workspace".
+  auto argument = [](StringRef line) { return line.split(':').first; };
+  for (size_t i = 0, e = std::max(fromCode.size(), fromMeta.size()); i < e;
+       ++i) {
+    StringRef c = i < fromCode.size() ? fromCode[i] : StringRef();
+    StringRef m = i < fromMeta.size() ? fromMeta[i] : StringRef();
+    if (c == m)
+      continue;
+    if (c.empty())
+      return ("the metadata describes " + argument(m) +
+              ", which the code does not take")
+          .str();
+    if (m.empty() || argument(c) != argument(m))
+      return ("the code takes " + argument(c) + " (" + c.split(": ").second +
+              "), the metadata " +
+              (m.empty() ? "has nothing there"
+                         : ("describes " + argument(m) + " there").str()))
+          .str();
+    return ("the code takes " + argument(c) + " as " + c.split(": ").second +
+            ", the metadata says " + m.split(": ").second)
+        .str();
+  }
+  return "";
+}
+
 static Error engineError(StringRef path, const Twine &message) {
   return createStringError(inconvertibleErrorCode(),
                            path + ": " + message);
 }
+
+/// The deepest nesting the metadata may have: int21 writes three levels
+/// (the object, a list of tensors, a shape). Checked before the JSON parser,
+/// which recurses once per level.
+static constexpr unsigned kMaxMetadataDepth = 16;
+
+/// Whether `text` nests arrays and objects deeper than `limit` (strings and
+/// their escapes skipped).
+static bool nestsDeeperThan(StringRef text, unsigned limit) {
+  unsigned depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if ((c == ']' || c == '}') && depth > 0)
+      --depth;
+  }
+  return false;
+}
+
+/// The largest tensor an engine may describe (1 TiB): far beyond any real
+/// input or output, and small enough that sizes never overflow.
+static constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
 
 static Expected<std::vector<TensorSpec>>
 specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
@@ -176,6 +262,13 @@ specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
         return engineError(path, "invalid dimension in the shape of '" +
                                      *name + "'");
       spec.shape.push_back(*d);
+    }
+    uint64_t bytes = dtypeSize(spec.dtype);
+    for (int64_t dim : spec.shape) {
+      if (dim != 0 && bytes > kMaxTensorBytes / uint64_t(dim))
+        return engineError(path, "the shape of '" + *name +
+                                     "' describes more than 2^40 bytes");
+      bytes *= uint64_t(dim);
     }
     specs.push_back(std::move(spec));
   }
@@ -243,6 +336,9 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
   std::optional<Section> metaSection = file.find(SectionKind::Metadata);
   if (!metaSection)
     return engineError(path, "engine has no metadata section");
+  if (nestsDeeperThan(metaSection->data, kMaxMetadataDepth))
+    return engineError(path, "metadata nests deeper than " +
+                                 Twine(kMaxMetadataDepth) + " levels");
   Expected<json::Value> metaJSON = json::parse(metaSection->data);
   if (!metaJSON)
     return engineError(path, "metadata is not valid JSON: " +
@@ -282,8 +378,10 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
     }
   }
   if (std::optional<int64_t> workspace = meta->getInteger("workspace_size")) {
-    if (*workspace < 0)
-      return engineError(path, "metadata has a negative workspace_size");
+    if (*workspace < 0 || uint64_t(*workspace) > kMaxTensorBytes)
+      return engineError(path, "metadata has a workspace_size of " +
+                                   Twine(*workspace) +
+                                   " bytes, outside [0, 2^40]");
     file.meta.workspaceSize = static_cast<uint64_t>(*workspace);
   }
   file.meta.inputs = std::move(*inputs);

@@ -139,6 +139,73 @@ TEST(EngineFileTest, RefusesSectionsThatLieAboutTheirSize) {
       << error;
 }
 
+/// An engine file of one metadata section holding `metadata` as it is.
+std::string engineWithMetadata(llvm::StringRef metadata) {
+  auto le = [](std::string &out, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i)
+      out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  // Section data and the section after it start 64-byte aligned in the file
+  // (the payload starts after the 32-byte header).
+  auto pad = [](std::string &out) {
+    out.append((64 - (32 + out.size()) % 64) % 64, '\0');
+  };
+  std::string payload;
+  le(payload, static_cast<uint32_t>(SectionKind::Metadata), 4);
+  le(payload, 8, 4);
+  le(payload, metadata.size(), 8);
+  payload += "metadata";
+  pad(payload);
+  payload += metadata.str();
+  pad(payload);
+  std::string header = "INT21ENG";
+  le(header, kEngineFormatVersion, 4);
+  le(header, 1, 4);
+  le(header, payload.size(), 8);
+  le(header, llvm::xxh3_64bits(payload), 8);
+  return header + payload;
+}
+
+TEST(EngineFileTest, ReadsMetadataItWritesByHand) {
+  std::string error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "inputs": [], )"
+      R"("outputs": [{"name": "y", "dtype": "float32", "shape": [2]}]})")));
+  EXPECT_EQ(error, "");
+}
+
+// Metadata nested deeper than int21 writes it is refused before the JSON
+// parser recurses into it (100000 levels overflowed its stack).
+TEST(EngineFileTest, RefusesDeeplyNestedMetadata) {
+  std::string metadata = R"({"target": "cpu:x", "x": )" +
+                         std::string(100000, '[') + std::string(100000, ']') +
+                         "}";
+  std::string error = errorOf(readBytes(engineWithMetadata(metadata)));
+  EXPECT_NE(error.find("metadata nests deeper than 16 levels"),
+            std::string::npos)
+      << error;
+  // Brackets inside strings are text, not nesting.
+  std::string quoted = R"({"target": "cpu:x", "compiler_version": ")" +
+                       std::string(1000, '[') +
+                       R"(", "inputs": [], "outputs": []})";
+  EXPECT_EQ(errorOf(readBytes(engineWithMetadata(quoted))), "");
+}
+
+TEST(EngineFileTest, RefusesTensorsTooLargeToAllocate) {
+  std::string error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "inputs": [], )"
+      R"("outputs": [{"name": "y", "dtype": "float32", )"
+      R"("shape": [2147483648, 2147483648]}]})")));
+  EXPECT_NE(error.find("the shape of 'y' describes more than 2^40 bytes"),
+            std::string::npos)
+      << error;
+  error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "inputs": [], )"
+      R"("outputs": [], "workspace_size": 4611686018427387904})")));
+  EXPECT_NE(error.find("workspace_size of 4611686018427387904 bytes"),
+            std::string::npos)
+      << error;
+}
+
 TEST(EngineFileTest, OpenReportsAMissingFile) {
   std::string error =
       errorOf(EngineFile::open("/nonexistent/dir/model.int21"));

@@ -231,4 +231,85 @@ TEST(EngineTest, RefusesCorruptTruncatedAndForeignEngines) {
             std::string::npos);
 }
 
+// Metadata edited to disagree with the code, with the checksum recomputed
+// (it is unkeyed): refused at load, naming what differs, before the code
+// ever runs with buffers of other sizes than it reads and writes.
+TEST(EngineTest, RefusesMetadataThatDisagreesWithItsCode) {
+  std::string bytes = engineBytes();
+  llvm::Expected<EngineFile> file = EngineFile::read(
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, "x"), "x");
+  ASSERT_TRUE(bool(file));
+  const EngineMetadata meta = file->metadata();
+  std::string code = file->find(SectionKind::Code)->data.str();
+  std::string weights = file->find(SectionKind::Weights)->data.str();
+  auto rewrite = [&](const EngineMetadata &m, const std::string &codeBytes) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    writeEngineFile(m,
+                    {{SectionKind::Code, "cpu.so", codeBytes},
+                     {SectionKind::Weights, "weights", weights}},
+                    os);
+    return out;
+  };
+  // Rewritten unchanged, it loads.
+  ASSERT_TRUE(bool(loadBytes(rewrite(meta, code))));
+  auto refusal = [&](const EngineMetadata &m) {
+    return errorOf(loadBytes(rewrite(m, code)));
+  };
+
+  EngineMetadata edited = meta;
+  edited.workspaceSize = meta.workspaceSize + 4096;
+  EXPECT_NE(refusal(edited).find("engine metadata does not match its code: "
+                                 "the code takes workspace as"),
+            std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.outputs[0].shape.back() += 1;
+  EXPECT_NE(refusal(edited).find("the code takes output 0 as float32 ["),
+            std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.outputs[0].dtype = DType::F16;
+  EXPECT_NE(refusal(edited).find("output 0 as float32"), std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.inputs[0].shape[0] = int64_t(1) << 31;
+  EXPECT_NE(refusal(edited).find("does not match its code"), std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.outputs.clear();
+  EXPECT_NE(refusal(edited).find("the code takes output 0"), std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.weights.clear();
+  EXPECT_NE(refusal(edited).find("does not match its code"), std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.weights[0].offset = 1;
+  EXPECT_NE(refusal(edited).find("weight 'weight_0'"), std::string::npos)
+      << refusal(edited);
+  // Inside the section but not where the compiler lays weights out.
+  weights.append(128, '\0');
+  edited.weights[0].offset = 8;
+  EXPECT_NE(refusal(edited).find("weight 'weight_0' at offset 8 is not where "
+                                 "the weights section lays it out"),
+            std::string::npos)
+      << refusal(edited);
+  weights.resize(weights.size() - 128);
+  edited = meta;
+  edited.inputs[0].shape = {int64_t(1) << 40, int64_t(1) << 40};
+  EXPECT_NE(refusal(edited).find("describes more than 2^40 bytes"),
+            std::string::npos)
+      << refusal(edited);
+
+  // A code section cut short is refused before the dynamic loader maps it.
+  for (size_t keep : {size_t(10), size_t(200), code.size() / 2}) {
+    std::string error = errorOf(loadBytes(rewrite(meta, code.substr(0, keep))));
+    EXPECT_NE(error.find("the code section is not a shared object for this "
+                         "machine"),
+              std::string::npos)
+        << keep << ": " << error;
+  }
+}
+
 } // namespace

@@ -93,6 +93,24 @@ struct EngineMetadata {
   uint64_t workspaceSize = 0;
 };
 
+/// The symbol under which a CPU engine's code holds its ABI descriptor.
+constexpr llvm::StringLiteral kABISymbol = "int21_abi";
+
+/// The calling contract of a CPU engine's code, as text: every argument
+/// `int21_entry` takes (inputs, weights, outputs, the workspace), in order,
+/// with what the code assumes of it (dtype and shape; a weight's place in
+/// the weights section; the workspace's size). The compiler stores the
+/// descriptor of the metadata it writes in the code itself (kABISymbol); the
+/// loader recomputes it from the metadata it reads and refuses an engine
+/// whose two disagree, so metadata edited to disagree with the code never
+/// reaches it. Names are not part of the contract.
+std::string abiDescriptor(const EngineMetadata &metadata);
+
+/// Where the descriptor `code` (from the code) and `metadata` (from the
+/// metadata) first disagree, as a phrase naming the argument; empty when
+/// they agree.
+std::string abiMismatch(llvm::StringRef code, llvm::StringRef metadata);
+
 /// Writes an engine with `metadata` and `sections` (code, weights, ...).
 void writeEngineFile(const EngineMetadata &metadata,
                      llvm::ArrayRef<Section> sections, llvm::raw_ostream &os);
