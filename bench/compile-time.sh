@@ -22,15 +22,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds="${ROUNDS:-3}"
 baseline="${BASELINE_BIN:-}"
 
-build="${INT21_BUILD_DIR:-$root/build}"
-models="${MODELS:-$root/../shared/models}"
-if [ -n "${INT21_BIN:-}" ]; then
-  bin="$INT21_BIN"
-else
-  "$root/scripts/build.sh" >/dev/null
-  bin="$build/bin"
-fi
-source "$root/bench/machine.sh"
+source "$root/bench/tools.sh"
 
 # The recognizer, exported once. torch is a peer for measurement only: it is
 # installed here on demand, not by scripts/setup.sh.

@@ -161,13 +161,6 @@ std::map<std::string, int64_t> knobsFromJSON(llvm::StringRef text) {
   return knobs;
 }
 
-std::string dimsToText(const std::vector<int64_t> &dims) {
-  std::string text;
-  for (auto [i, dim] : llvm::enumerate(dims))
-    text += (i ? "x" : "") + std::to_string(dim);
-  return text;
-}
-
 std::vector<int64_t> dimsFromText(llvm::StringRef text) {
   std::vector<int64_t> dims;
   llvm::SmallVector<llvm::StringRef> parts;
@@ -267,6 +260,35 @@ KnowledgeRecord readRecord(const Statement &row) {
   return record;
 }
 
+/// Why the record in `row` (kRecordColumns, read into `record`) is not a
+/// schedule int21 can apply to its own work: knobs that are not a JSON
+/// object of integers, a template or knob the templates do not have, a value
+/// of the wrong kind or outside its domain for the record's loop sizes.
+/// Empty when it is one.
+std::string recordProblem(const Statement &row, const KnowledgeRecord &record) {
+  std::string knobsText = row.text(10);
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(knobsText);
+  if (!value) {
+    std::string why = llvm::toString(value.takeError());
+    return "its knobs are not JSON (" + why + ")";
+  }
+  const llvm::json::Object *object = value->getAsObject();
+  if (!object)
+    return "its knobs are not a JSON object";
+  for (const auto &[name, knob] : *object)
+    if (!knob.getAsInteger())
+      return ("knob '" + name.str() + "' of template @" +
+              record.schedule.sequence + " is not an integer");
+  int21::schedule::Knobs knobs;
+  for (const auto &[name, number] : record.schedule.knobs)
+    knobs[name] = number;
+  std::string error;
+  if (mlir::failed(int21::schedule::checkProposal(
+          record.schedule.sequence, knobs, record.dims, error)))
+    return error;
+  return "";
+}
+
 /// BEGIN IMMEDIATE ... COMMIT, rolled back unless committed.
 class Transaction {
 public:
@@ -322,6 +344,13 @@ KnowledgeBase::openForCompile(llvm::StringRef path, bool tuning) {
 
 std::string threadsText(unsigned threads) {
   return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+std::string dimsText(llvm::ArrayRef<int64_t> dims) {
+  std::string text;
+  for (auto [i, dim] : llvm::enumerate(dims))
+    text += (i ? "x" : "") + std::to_string(dim);
+  return text;
 }
 
 std::string KnowledgeBase::thisMachine() {
@@ -470,6 +499,36 @@ llvm::Error KnowledgeBase::check() const {
   return llvm::Error::success();
 }
 
+llvm::Error KnowledgeBase::checkRecords() const {
+  std::string problems;
+  Statement rows(db, std::string("SELECT ") + kRecordColumns +
+                         " FROM records ORDER BY id");
+  if (!rows.ok())
+    return sqlError(db, filePath, "check");
+  int status;
+  size_t bad = 0;
+  constexpr size_t kNamed = 3;
+  while ((status = rows.step()) == SQLITE_ROW) {
+    KnowledgeRecord record = readRecord(rows);
+    std::string problem = recordProblem(rows, record);
+    if (problem.empty())
+      continue;
+    if (++bad <= kNamed)
+      problems += (problems.empty() ? "" : "; ") +
+                  ("record " + std::to_string(record.id) + ": " + problem);
+  }
+  if (status != SQLITE_DONE)
+    return sqlError(db, filePath, "check");
+  if (bad > kNamed)
+    problems += "; and " + std::to_string(bad - kNamed) + " more";
+  if (bad)
+    return llvm::createStringError("knowledge base '" + filePath + "' holds " +
+                                   std::to_string(bad) + " record" +
+                                   (bad == 1 ? "" : "s") +
+                                   " no compile can apply: " + problems);
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<KnowledgeRecord>>
 KnowledgeBase::find(llvm::StringRef signature, llvm::StringRef target) const {
   Statement query(db, std::string("SELECT ") + kRecordColumns +
@@ -480,24 +539,20 @@ KnowledgeBase::find(llvm::StringRef signature, llvm::StringRef target) const {
   query.bind(1, signature).bind(2, target);
   std::vector<KnowledgeRecord> found;
   int status;
-  while ((status = query.step()) == SQLITE_ROW)
+  while ((status = query.step()) == SQLITE_ROW) {
     found.push_back(readRecord(query));
+    // A record is a schedule proposed for its kernel like any other: one the
+    // templates do not take (edited, or from a compiler whose templates
+    // differed) is an error that names it, not a silent default.
+    std::string problem = recordProblem(query, found.back());
+    if (!problem.empty())
+      return llvm::createStringError("knowledge base '" + filePath +
+                                     "': record " +
+                                     std::to_string(found.back().id) + ": " +
+                                     problem);
+  }
   if (status != SQLITE_DONE)
     return sqlError(db, filePath, "lookup");
-  // A record is a schedule proposed for its kernel like any other: one the
-  // templates do not take (edited, or from a compiler whose templates
-  // differed) is an error that names it, not a silent default.
-  for (const KnowledgeRecord &record : found) {
-    mlir::int21::schedule::Knobs knobs;
-    for (const auto &[name, value] : record.schedule.knobs)
-      knobs[name] = value;
-    std::string error;
-    if (mlir::failed(mlir::int21::schedule::TemplateRegistry::get().check(
-            record.schedule.sequence, knobs, error)))
-      return llvm::createStringError("knowledge base '" + filePath +
-                                     "': record " + std::to_string(record.id) +
-                                     ": " + error);
-  }
   return found;
 }
 
@@ -574,7 +629,7 @@ llvm::Expected<int64_t> KnowledgeBase::put(const KnowledgeRecord &record,
       .bind(3, record.compilerVersion)
       .bind(4, record.machine)
       .bind(5, record.opKind)
-      .bind(6, dimsToText(record.dims))
+      .bind(6, dimsText(record.dims))
       .bind(7, record.elementTypes)
       .bind(8, record.kernelIR)
       .bind(9, record.schedule.sequence)

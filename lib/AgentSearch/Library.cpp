@@ -3,6 +3,7 @@
 #include "int21/AgentSearch/Library.h"
 
 #include "int21/Compiler/Compiler.h"
+#include "int21/Compiler/Target.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Schedule.h"
 
@@ -21,6 +22,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <type_traits>
 
 using namespace mlir;
 
@@ -71,18 +73,19 @@ bool isContraction(llvm::StringRef opKind) {
          opKind.starts_with("conv_");
 }
 
-/// `matmul_16x64x48_f32_1a2b3c4d`: readable and unique per work.
-std::string baseName(const KnowledgeRecord &record) {
-  std::string name = record.opKind + "_";
-  for (auto [i, dim] : llvm::enumerate(record.dims))
-    name += (i ? "x" : "") + std::to_string(dim);
-  std::string types = record.elementTypes;
-  std::replace(types.begin(), types.end(), ',', '_');
-  name += "_" + types + "_" + record.signature.substr(0, 8);
-  for (char &c : name)
+/// `text` with every character a symbol name of the library cannot hold
+/// replaced by '_'.
+std::string symbolSafe(std::string text) {
+  for (char &c : text)
     if (!llvm::isAlnum(c) && c != '_')
       c = '_';
-  return name;
+  return text;
+}
+
+/// `matmul_16x64x48_f32_1a2b3c4d`: readable; exportLibrary makes it unique.
+std::string baseName(const KnowledgeRecord &record) {
+  return symbolSafe(record.opKind + "_" + dimsText(record.dims) + "_" +
+                    record.elementTypes + "_" + record.signature.substr(0, 8));
 }
 
 DictionaryAttr recordToAttr(Builder &b, const KnowledgeRecord &record) {
@@ -122,40 +125,42 @@ DictionaryAttr recordToAttr(Builder &b, const KnowledgeRecord &record) {
 std::optional<KnowledgeRecord> recordFromAttr(DictionaryAttr dict,
                                               std::string &why) {
   KnowledgeRecord record;
-  auto text = [&](llvm::StringRef key, std::string &out) {
-    auto value = dict.getAs<StringAttr>(key);
-    if (!value)
-      why = ("no string '" + key + "'").str();
-    else
+  // A string or a float entry, by the type of `out`.
+  auto field = [&](llvm::StringRef key, auto &out) {
+    constexpr bool isText =
+        std::is_same_v<std::decay_t<decltype(out)>, std::string>;
+    using AttrT = std::conditional_t<isText, StringAttr, FloatAttr>;
+    auto value = dict.getAs<AttrT>(key);
+    if (!value) {
+      why = (llvm::Twine("no ") + (isText ? "string" : "float") + " '" + key +
+             "'")
+                .str();
+      return false;
+    }
+    if constexpr (isText)
       out = value.str();
-    return bool(value);
-  };
-  auto real = [&](llvm::StringRef key, double &out) {
-    auto value = dict.getAs<FloatAttr>(key);
-    if (!value)
-      why = ("no float '" + key + "'").str();
     else
       out = value.getValueAsDouble();
-    return bool(value);
+    return true;
   };
   std::string seed;
-  bool ok = text("signature", record.signature) &&
-            text("target", record.target) &&
-            text("compiler_version", record.compilerVersion) &&
-            text("machine", record.machine) &&
-            text("op_kind", record.opKind) &&
-            text("element_types", record.elementTypes) &&
-            text("template", record.schedule.sequence) &&
-            real("median_ms", record.time.medianMs) &&
-            real("min_ms", record.time.minMs) &&
-            real("max_ms", record.time.maxMs) &&
-            real("spread", record.time.spread) &&
-            real("default_ms", record.defaultMs) && text("seed", seed) &&
-            real("max_error", record.maxError) &&
-            text("tolerance", record.tolerance) &&
-            real("roofline_ms", record.rooflineMs) &&
-            text("agent", record.agent) && text("parent", record.parent) &&
-            text("created_at", record.createdAt);
+  bool ok = field("signature", record.signature) &&
+            field("target", record.target) &&
+            field("compiler_version", record.compilerVersion) &&
+            field("machine", record.machine) &&
+            field("op_kind", record.opKind) &&
+            field("element_types", record.elementTypes) &&
+            field("template", record.schedule.sequence) &&
+            field("median_ms", record.time.medianMs) &&
+            field("min_ms", record.time.minMs) &&
+            field("max_ms", record.time.maxMs) &&
+            field("spread", record.time.spread) &&
+            field("default_ms", record.defaultMs) && field("seed", seed) &&
+            field("max_error", record.maxError) &&
+            field("tolerance", record.tolerance) &&
+            field("roofline_ms", record.rooflineMs) &&
+            field("agent", record.agent) && field("parent", record.parent) &&
+            field("created_at", record.createdAt);
   if (!ok)
     return std::nullopt;
   if (llvm::StringRef(seed).getAsInteger(10, record.seed)) {
@@ -351,22 +356,55 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
   OwningOpRef<ModuleOp> actions = ModuleOp::create(UnknownLoc::get(&context));
   (*actions)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
                       b.getUnitAttr());
-  std::vector<std::string> names;
-  for (const KnowledgeRecord *record : chosen) {
-    std::string name = baseName(*record);
-    names.push_back(name);
-    mlir::int21::schedule::Knobs knobs;
-    for (const auto &[knob, value] : record->schedule.knobs)
+  llvm::Expected<int21::Target> parsedTarget = int21::Target::parse(target);
+  if (!parsedTarget)
+    return parsedTarget.takeError();
+  std::unique_ptr<int21::schedule::ResolvedScheduleWriter> writer;
+  {
+    DiagnosticCollector diagnostics(context);
+    auto created = int21::schedule::ResolvedScheduleWriter::create(
+        *actions, parsedTarget->isGPU() ? ScheduleTarget::GPU
+                                        : ScheduleTarget::CPU);
+    if (failed(created))
+      return llvm::createStringError("the schedule templates of " + target +
+                                     " do not parse: " + diagnostics.text());
+    writer = std::move(*created);
+  }
+  // Names are unique however the records' signatures begin.
+  llvm::StringSet<> taken;
+  auto uniqueName = [&](std::string name) {
+    std::string unique = name;
+    for (unsigned k = 2; !taken.insert(unique).second; ++k)
+      unique = name + "_" + std::to_string(k);
+    return unique;
+  };
+  // Writes `schedule` as the action "schedule_<name>"; null with `why` set
+  // when it does not resolve.
+  auto addAction = [&](const Schedule &schedule, llvm::StringRef name,
+                       std::string &why) -> Operation * {
+    int21::schedule::Knobs knobs;
+    for (const auto &[knob, value] : schedule.knobs)
       knobs[knob] = value;
     DiagnosticCollector diagnostics(context);
-    if (failed(mlir::int21::schedule::addResolvedSchedule(
-            *actions, record->schedule.sequence, knobs, "schedule_" + name)))
+    FailureOr<Operation *> action =
+        writer->add(schedule.sequence, knobs, ("schedule_" + name).str());
+    if (failed(action)) {
+      why = diagnostics.text();
+      return nullptr;
+    }
+    return *action;
+  };
+  std::vector<std::string> names;
+  for (const KnowledgeRecord *record : chosen) {
+    std::string name = uniqueName(baseName(*record));
+    names.push_back(name);
+    std::string why;
+    Operation *action = addAction(record->schedule, name, why);
+    if (!action)
       return llvm::createStringError(
           "record of " + record->opKind + " (kernel " + record->signature +
           "): its schedule " + describe(record->schedule) +
-          " does not resolve: " + diagnostics.text());
-    auto action =
-        actions->lookupSymbol<transform::NamedSequenceOp>("schedule_" + name);
+          " does not resolve: " + why);
     action->setAttr(kRecordAttr, recordToAttr(b, *record));
   }
 
@@ -386,22 +424,17 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
       shape.min.push_back(low);
       shape.max.push_back(high);
     }
-    std::string types = first.elementTypes;
-    std::replace(types.begin(), types.end(), ',', '_');
-    std::string name =
-        "class_" + first.opKind + "_" + types + "_" +
+    std::string name = uniqueName(symbolSafe(
+        "class_" + first.opKind + "_" + first.elementTypes + "_" +
         llvm::utohexstr(llvm::xxh3_64bits(key), /*LowerCase=*/true)
-            .substr(0, 8);
-    mlir::int21::schedule::Knobs knobs;
-    for (const auto &[knob, value] : first.schedule.knobs)
-      knobs[knob] = value;
-    if (failed(mlir::int21::schedule::addResolvedSchedule(
-            *actions, first.schedule.sequence, knobs, "schedule_" + name)))
+            .substr(0, 8)));
+    std::string why;
+    Operation *action = addAction(first.schedule, name, why);
+    if (!action)
       return llvm::createStringError("the schedule " +
                                      describe(first.schedule) +
-                                     " of a shape class does not resolve");
-    auto action =
-        actions->lookupSymbol<transform::NamedSequenceOp>("schedule_" + name);
+                                     " of a shape class does not resolve: " +
+                                     why);
     SmallVector<Attribute> kernels;
     for (const KnowledgeRecord *member : members)
       kernels.push_back(b.getStringAttr(member->signature));
@@ -416,6 +449,12 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
              b.getNamedAttr("kernels", b.getArrayAttr(kernels))}));
     classNames.push_back(name);
     shapeClasses.push_back(std::move(shape));
+  }
+  {
+    DiagnosticCollector diagnostics(context);
+    if (failed(writer->finish()))
+      return llvm::createStringError("the exported actions do not verify: " +
+                                     diagnostics.text());
   }
 
   std::string text;
@@ -448,12 +487,24 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
   os << "      : (!transform.any_op) -> !transform.any_op\n"
      << "    transform.yield\n"
      << "  }\n";
+  // The sequences of each schedule: "schedule_<name>" and the
+  // "schedule_<name>.<included>" it alone uses (names hold no '.').
+  llvm::StringMap<SmallVector<transform::NamedSequenceOp, 2>> bySchedule;
+  for (auto sequence : actions->getOps<transform::NamedSequenceOp>())
+    bySchedule[sequence.getSymName().split('.').first].push_back(sequence);
   llvm::StringSet<> printed;
+  // Prints the named sequences of schedule `name` and notes them in
+  // `printed`.
+  auto printActions = [&](llvm::StringRef name) {
+    for (transform::NamedSequenceOp sequence :
+         bySchedule.lookup(("schedule_" + name).str())) {
+      os << printIndented(sequence);
+      printed.insert(sequence.getSymName());
+    }
+  };
   for (auto [record, name] : llvm::zip(chosen, names)) {
-    os << "\n  // " << record->opKind << " ";
-    for (auto [i, dim] : llvm::enumerate(record->dims))
-      os << (i ? "x" : "") << dim;
-    os << " " << record->elementTypes << " (kernel " << record->signature
+    os << "\n  // " << record->opKind << " " << dimsText(record->dims) << " "
+       << record->elementTypes << " (kernel " << record->signature
        << "): " << llvm::format("%.2f", record->speedup())
        << "x faster than the default schedule, "
        << llvm::format("%.4g", record->time.medianMs) << " ms against "
@@ -464,21 +515,8 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
        << "\n"
        << "  // " << describe(record->schedule) << "\n";
     os << matcherText(*record, "match_" + name);
-    std::string prefix = "schedule_" + name;
-    for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
-      llvm::StringRef symbol = sequence.getSymName();
-      if (symbol == prefix || symbol.starts_with(prefix + ".")) {
-        os << printIndented(sequence);
-        printed.insert(symbol);
-      }
-    }
+    printActions(name);
   }
-  auto dimsText = [](const std::vector<int64_t> &dims) {
-    std::string text;
-    for (auto [i, dim] : llvm::enumerate(dims))
-      text += (i ? "x" : "") + std::to_string(dim);
-    return text;
-  };
   for (auto [c, name] : llvm::enumerate(classNames)) {
     const auto &members = classes[c].second;
     const KnowledgeRecord &first = *members.front();
@@ -491,14 +529,7 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
          << llvm::format("%.2f", member->speedup()) << "x)";
     os << "\n  // " << describe(first.schedule) << "\n";
     os << matcherText(first, "match_" + name, &shapeClasses[c]);
-    std::string prefix = "schedule_" + name;
-    for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
-      llvm::StringRef symbol = sequence.getSymName();
-      if (symbol == prefix || symbol.starts_with(prefix + ".")) {
-        os << printIndented(sequence);
-        printed.insert(symbol);
-      }
-    }
+    printActions(name);
   }
   bool shared = false;
   for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {

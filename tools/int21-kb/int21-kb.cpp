@@ -10,7 +10,8 @@
 //   int21-kb verify [ID...] [--update]    the correctness gate and the timing
 //                                         again, on this machine
 //   int21-kb prune [--stale] [--dry-run]  drop superseded records
-//   int21-kb check                        SQLite's integrity check
+//   int21-kb check                        SQLite's integrity check, and every
+//                                         record read as a compile reads it
 //
 // Every command works on --kb (default: $XDG_CACHE_HOME/int21/kb.sqlite).
 //
@@ -53,7 +54,9 @@ cl::SubCommand mergeCommand(
 cl::SubCommand verifyCommand(
     "verify", "Check and time records again on this machine");
 cl::SubCommand pruneCommand("prune", "Remove superseded records");
-cl::SubCommand checkCommand("check", "Check the file's integrity");
+cl::SubCommand checkCommand(
+    "check", "Check the file's integrity and that a compile can apply every "
+             "record");
 
 cl::opt<std::string> kbPath("kb", cl::desc("The knowledge base"),
                             cl::value_desc("file"), cl::init(""),
@@ -128,13 +131,6 @@ bool recordsOfTarget(KnowledgeBase &kb,
   }
   records = std::move(*all);
   return true;
-}
-
-std::string dimsText(const std::vector<int64_t> &dims) {
-  std::string text;
-  for (auto [i, dim] : llvm::enumerate(dims))
-    text += (i ? "x" : "") + std::to_string(dim);
-  return text;
 }
 
 std::string workText(const KnowledgeRecord &record) {
@@ -515,6 +511,8 @@ int pruneRecords(KnowledgeBase &kb) {
 
 int checkKnowledgeBase(KnowledgeBase &kb) {
   if (llvm::Error error = kb.check())
+    return fail(llvm::toString(std::move(error)));
+  if (llvm::Error error = kb.checkRecords())
     return fail(llvm::toString(std::move(error)));
   auto records = kb.records();
   auto losers = kb.allLosers();

@@ -24,6 +24,7 @@
 
 #include "int21/AgentSearch/Blackboard.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -40,6 +41,10 @@ namespace int21::search {
 /// "1 thread", "2 threads": what kernels were timed on (KnowledgeRecord,
 /// TuneOptions::threads), for messages and reports.
 std::string threadsText(unsigned threads);
+
+/// "64x128x256": a record's loop sizes as the knowledge base stores them and
+/// messages and reports show them.
+std::string dimsText(llvm::ArrayRef<int64_t> dims);
 
 /// The best schedule known for one piece of work on one target.
 struct KnowledgeRecord {
@@ -172,6 +177,12 @@ public:
 
   /// SQLite's integrity check and the schema's own invariants.
   llvm::Error check() const;
+
+  /// Every record read as a compile reads it (find): knobs that are not a
+  /// JSON object of integers, a template or knob the templates do not have,
+  /// a value outside its domain for the record's work. The error names the
+  /// first few records and what is wrong with each.
+  llvm::Error checkRecords() const;
 
 private:
   KnowledgeBase(sqlite3 *db, std::string path) : db(db), filePath(path) {}

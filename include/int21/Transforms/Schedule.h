@@ -19,11 +19,13 @@
 
 #include "int21/Support/LLVM.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -165,15 +167,39 @@ Operation *groupAnchor(FusionGroupOp group);
 /// Removes those tags from every op nested in `scope`.
 void clearScheduleTags(Operation *scope);
 
-/// Adds to `library` (a module with `transform.with_named_sequence`) the
-/// template `sequence` resolved with `knobs` (every knob and alternative
-/// selected, the template's defaults where `knobs` is silent) as the named
-/// sequence `name`, which first tags the group it is given
-/// (transform.int21.prepare_group), then runs the template and takes the
-/// tags off. The sequences it includes come along: those with knobs of
-/// their own as "<name>.<their name>", the others once under their own name.
-LogicalResult addResolvedSchedule(ModuleOp library, StringRef sequence,
-                                  const Knobs &knobs, StringRef name);
+/// Writes schedules with every knob resolved into a transform library (a
+/// module with `transform.with_named_sequence`, e.g. an exported knowledge
+/// base). Each `add` writes the template `sequence` resolved with `knobs`
+/// (every knob and alternative selected, the template's defaults where
+/// `knobs` is silent) as the named sequence `name`, which first tags the
+/// group it is given (transform.int21.prepare_group), then runs the template
+/// and takes the tags off. The sequences it includes come along: those with
+/// knobs of their own as "<name>.<their name>", the others once under their
+/// own name. The templates are read once, and an `add` costs what its own
+/// sequences cost, however many the library already holds.
+class ResolvedScheduleWriter {
+public:
+  /// A writer into `library` of `target`'s templates; failure (with a
+  /// diagnostic) when the templates do not parse.
+  static FailureOr<std::unique_ptr<ResolvedScheduleWriter>>
+  create(ModuleOp library, ScheduleTarget target);
+  ~ResolvedScheduleWriter();
+
+  /// The entry sequence written for `name`. Fails when `sequence` is not a
+  /// template of the target, a knob or alternative does not resolve, or
+  /// `name` (or one of its "<name>." sequences) is taken; the library is then
+  /// left as it was.
+  FailureOr<Operation *> add(StringRef sequence, const Knobs &knobs,
+                             StringRef name);
+
+  /// Verifies the library, once, after the last `add`.
+  LogicalResult finish();
+
+private:
+  ResolvedScheduleWriter(ModuleOp library, OwningOpRef<ModuleOp> templates);
+  struct State;
+  std::unique_ptr<State> state;
+};
 
 /// Registers the transform ops int21 adds (transform.int21.prepare_group,
 /// transform.int21.clear_tags, the matchers).

@@ -43,6 +43,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -299,18 +300,46 @@ Operation *int21::schedule::groupAnchor(FusionGroupOp group) {
   return getRoot(group);
 }
 
-LogicalResult mlir::int21::schedule::addResolvedSchedule(ModuleOp library,
-                                                    StringRef sequence,
-                                                    const Knobs &knobs,
-                                                    StringRef name) {
-  MLIRContext *ctx = library.getContext();
+struct ResolvedScheduleWriter::State {
+  ModuleOp library;
+  SymbolTable librarySymbols;
+  /// The target's templates as written: never resolved in place.
+  OwningOpRef<ModuleOp> templates;
+  SymbolTable templateSymbols;
+
+  State(ModuleOp library, OwningOpRef<ModuleOp> templates)
+      : library(library), librarySymbols(library),
+        templates(std::move(templates)), templateSymbols(*this->templates) {}
+
+  transform::NamedSequenceOp lookupTemplate(StringRef name) {
+    return templateSymbols.lookup<transform::NamedSequenceOp>(name);
+  }
+};
+
+ResolvedScheduleWriter::ResolvedScheduleWriter(ModuleOp library,
+                                               OwningOpRef<ModuleOp> templates)
+    : state(std::make_unique<State>(library, std::move(templates))) {}
+
+ResolvedScheduleWriter::~ResolvedScheduleWriter() = default;
+
+FailureOr<std::unique_ptr<ResolvedScheduleWriter>>
+ResolvedScheduleWriter::create(ModuleOp library, ScheduleTarget target) {
   FailureOr<OwningOpRef<ModuleOp>> templates =
-      schedule::detail::parseTemplateLibrary(ctx, ScheduleTarget::CPU);
+      schedule::detail::parseTemplateLibrary(library.getContext(), target);
   if (failed(templates))
     return failure();
-  auto entry = (*templates)->lookupSymbol<transform::NamedSequenceOp>(sequence);
-  if (!entry || failed(schedule::detail::resolveKnobs(entry, **templates, knobs)))
-    return failure();
+  return std::unique_ptr<ResolvedScheduleWriter>(
+      new ResolvedScheduleWriter(library, std::move(*templates)));
+}
+
+FailureOr<Operation *> ResolvedScheduleWriter::add(StringRef sequence,
+                                                   const Knobs &knobs,
+                                                   StringRef name) {
+  MLIRContext *ctx = state->library.getContext();
+  transform::NamedSequenceOp entry = state->lookupTemplate(sequence);
+  if (!entry)
+    return emitError(UnknownLoc::get(ctx))
+           << "'" << sequence << "' is not a schedule template";
 
   // The sequences reached from the entry, and whether each has knobs.
   SmallVector<transform::NamedSequenceOp> reached;
@@ -325,9 +354,8 @@ LogicalResult mlir::int21::schedule::addResolvedSchedule(ModuleOp library,
       if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
         hasKnobs = true;
       if (auto include = dyn_cast<transform::IncludeOp>(op))
-        if (auto callee =
-                (*templates)->lookupSymbol<transform::NamedSequenceOp>(
-                    include.getTarget()))
+        if (auto callee = state->lookupTemplate(
+                include.getTarget().getLeafReference().getValue()))
           work.push_back(callee);
     });
     tunable[next] = hasKnobs;
@@ -340,21 +368,46 @@ LogicalResult mlir::int21::schedule::addResolvedSchedule(ModuleOp library,
       return (name + "." + op.getSymName()).str();
     return op.getSymName().str();
   };
+  for (transform::NamedSequenceOp op : reached)
+    if ((op == entry || tunable.lookup(op)) &&
+        state->librarySymbols.lookup(newName(op)))
+      return emitError(UnknownLoc::get(ctx))
+             << "the library already holds a sequence @" << newName(op);
 
+  // Resolved in a scratch module of their own, so that the templates stay
+  // as written and a failure leaves the library untouched.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(ctx));
+  (*scratch)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                      UnitAttr::get(ctx));
   OpBuilder b(ctx);
-  b.setInsertionPointToEnd(library.getBody());
+  b.setInsertionPointToEnd(scratch->getBody());
+  SmallVector<std::pair<transform::NamedSequenceOp, transform::NamedSequenceOp>>
+      clones;
+  transform::NamedSequenceOp entryClone;
   for (transform::NamedSequenceOp op : reached) {
-    std::string renamed = newName(op);
-    if (library.lookupSymbol(renamed))
-      continue;
     auto clone = cast<transform::NamedSequenceOp>(b.clone(*op));
+    clones.push_back({op, clone});
+    if (op == entry)
+      entryClone = clone;
+  }
+  if (failed(schedule::detail::resolveKnobs(entryClone, *scratch, knobs)))
+    return emitError(UnknownLoc::get(ctx))
+           << "the knobs of '" << sequence << "' do not resolve";
+
+  for (auto [op, clone] : clones) {
+    std::string renamed = newName(op);
+    if (state->librarySymbols.lookup(renamed)) {
+      clone->erase(); // a sequence without knobs, written before
+      continue;
+    }
+    clone->remove();
     clone.setSymName(renamed);
     clone.walk([&](transform::IncludeOp include) {
-      if (auto callee = (*templates)->lookupSymbol<transform::NamedSequenceOp>(
-              include.getTarget()))
-        include.setTargetAttr(
-            SymbolRefAttr::get(ctx, newName(callee)));
+      if (auto callee = state->lookupTemplate(
+              include.getTarget().getLeafReference().getValue()))
+        include.setTargetAttr(SymbolRefAttr::get(ctx, newName(callee)));
     });
+    state->librarySymbols.insert(clone);
     if (op != entry)
       continue;
     // The entry tags the group first and untags it last.
@@ -366,5 +419,9 @@ LogicalResult mlir::int21::schedule::addResolvedSchedule(ModuleOp library,
     inner.setInsertionPoint(body.getTerminator());
     ClearTagsOp::create(inner, clone.getLoc(), group);
   }
-  return verify(library);
+  return entryClone.getOperation();
+}
+
+LogicalResult ResolvedScheduleWriter::finish() {
+  return verify(state->library);
 }
