@@ -1,6 +1,7 @@
 //===- KnowledgeBase.cpp - what the search learned, kept in SQLite --------===//
 
 #include "int21/AgentSearch/KnowledgeBase.h"
+#include "int21/Support/JSON.h"
 
 #include "int21/Transforms/Schedule.h"
 
@@ -149,7 +150,7 @@ std::string knobsToJSON(const std::map<std::string, int64_t> &knobs) {
 
 std::map<std::string, int64_t> knobsFromJSON(llvm::StringRef text) {
   std::map<std::string, int64_t> knobs;
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> value = int21::parseJSON(text);
   if (!value) {
     llvm::consumeError(value.takeError());
     return knobs;
@@ -267,7 +268,7 @@ KnowledgeRecord readRecord(const Statement &row) {
 /// Empty when it is one.
 std::string recordProblem(const Statement &row, const KnowledgeRecord &record) {
   std::string knobsText = row.text(10);
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(knobsText);
+  llvm::Expected<llvm::json::Value> value = int21::parseJSON(knobsText);
   if (!value) {
     std::string why = llvm::toString(value.takeError());
     return "its knobs are not JSON (" + why + ")";

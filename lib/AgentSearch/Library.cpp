@@ -5,6 +5,7 @@
 #include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/Target.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
+#include "int21/Support/ParserGuard.h"
 #include "int21/Transforms/Schedule.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -301,6 +302,12 @@ std::string printIndented(Operation *op) {
 llvm::Expected<OwningOpRef<ModuleOp>> parseLibrary(MLIRContext &context,
                                                   llvm::StringRef text,
                                                   llvm::StringRef name) {
+  if (std::optional<int21::ParserCrash> crash =
+          int21::findKnownParserCrash(text))
+    return llvm::createStringError("schedule library '" + name + "':" +
+                                   llvm::Twine(crash->line) + ":" +
+                                   llvm::Twine(crash->column) + ": " +
+                                   crash->what);
   DiagnosticCollector diagnostics(context);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(text, ParserConfig(&context), name);

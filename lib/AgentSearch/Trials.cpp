@@ -6,6 +6,7 @@
 #include "int21/AgentSearch/Worker.h"
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Runtime/Engine.h"
+#include "int21/Support/JSON.h"
 
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
@@ -228,7 +229,7 @@ Trial TrialRunner::measure(Work &work) {
   auto text = llvm::MemoryBuffer::getFile(out);
   MeasureReport measured;
   llvm::Expected<json::Value> parsed =
-      text ? json::parse((*text)->getBuffer())
+      text ? int21::parseJSON((*text)->getBuffer())
            : llvm::Expected<json::Value>(
                  llvm::createStringError("no measurement written"));
   json::Path::Root root;

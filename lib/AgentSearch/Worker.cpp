@@ -1,6 +1,7 @@
 //===- Worker.cpp - what the search asks of its child processes -----------===//
 
 #include "int21/AgentSearch/Worker.h"
+#include "int21/Support/JSON.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -120,7 +121,7 @@ int21::search::readWorkerRequest(StringRef path) {
     return llvm::createStringError("cannot read the worker request '" + path +
                                    "': " + buffer.getError().message());
   llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+      int21::parseJSON((*buffer)->getBuffer());
   if (!json)
     return llvm::createStringError("the worker request '" + path +
                                    "' is not JSON: " +

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "int21/Runtime/GPUPlan.h"
+#include "int21/Support/JSON.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -805,7 +806,7 @@ Error int21::runtime::validateGPUPlan(const GPUPlan &plan,
 Expected<GPUPlan> int21::runtime::parseGPUPlan(StringRef text,
                                                const EngineMetadata &meta,
                                                StringRef path) {
-  Expected<json::Value> root = json::parse(text);
+  Expected<json::Value> root = parseJSON(text);
   if (!root)
     return createStringError(
         inconvertibleErrorCode(),

@@ -21,6 +21,8 @@
 #include "int21/AgentSearch/Library.h"
 #include "int21/AgentSearch/Tuner.h"
 #include "int21/Compiler/Compiler.h"
+#include "int21/Support/ParserGuard.h"
+#include "int21/Support/JSON.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -348,9 +350,10 @@ int verifyRecords(KnowledgeBase &kb, const char *argv0) {
       continue;
     }
     std::unique_ptr<mlir::MLIRContext> context = makeContext();
-    mlir::OwningOpRef<mlir::ModuleOp> kernel =
-        mlir::parseSourceString<mlir::ModuleOp>(record.kernelIR,
-                                                context.get());
+    mlir::OwningOpRef<mlir::ModuleOp> kernel;
+    if (!int21::findKnownParserCrash(record.kernelIR))
+      kernel = mlir::parseSourceString<mlir::ModuleOp>(record.kernelIR,
+                                                       context.get());
     if (!kernel) {
       llvm::outs() << "FAILED: its kernel module does not parse\n";
       ++failed;
@@ -407,7 +410,7 @@ int verifyRecords(KnowledgeBase &kb, const char *argv0) {
       llvm::SmallVector<llvm::StringRef> lines;
       (*log)->getBuffer().split(lines, '\n', -1, false);
       for (llvm::StringRef line : lines) {
-        llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
+        llvm::Expected<llvm::json::Value> value = int21::parseJSON(line);
         if (!value) {
           llvm::consumeError(value.takeError());
           continue;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "int21/Dialect/Int21/Int21Dialect.h"
+#include "int21/Support/ParserGuard.h"
 #include "int21/Transforms/Schedule.h"
 #include "int21/Transforms/Passes.h"
 
@@ -110,6 +111,13 @@ int main(int argc, char **argv) {
       mlir::openInputFile(inputFilename, &errorMessage);
   if (!input) {
     llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (std::optional<int21::ParserCrash> crash =
+          int21::findKnownParserCrash(input->getBuffer())) {
+    llvm::errs() << (inputFilename == "-" ? "<stdin>" : inputFilename) << ":"
+                 << crash->line << ":" << crash->column
+                 << ": error: " << crash->what << "\n";
     return 1;
   }
   std::string result;

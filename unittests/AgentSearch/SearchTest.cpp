@@ -471,6 +471,40 @@ TEST(ConfirmTest, AWinnerIsKeptOnlyWhenItHoldsUp) {
       << wrong.why;
 }
 
+TEST_F(SearchTest, ExternalAgentRepliesAreReadAsTheSearchReadsThem) {
+  // Knobs over the template's defaults, at most `count` proposals.
+  ProposeReply two = parseProposeReply(
+      matmul(),
+      R"({"candidates": [{"template": "cpu.matmul", "knobs": {"reg_n": 16}},
+                         {"template": "cpu.matmul"}, {"template": "cpu.matmul"}]})",
+      2);
+  EXPECT_TRUE(two.unreadable.empty()) << two.unreadable;
+  EXPECT_TRUE(two.outsideSpace.empty()) << two.outsideSpace;
+  ASSERT_EQ(two.schedules.size(), 2u);
+  EXPECT_EQ(two.schedules[0].knobs.at("reg_n"), 16);
+  EXPECT_EQ(two.schedules[1].knobs,
+            defaultSchedule(*matmul().findChoice("cpu.matmul")).knobs);
+
+  // A reply nested 100k deep (it overflowed the parser's stack) or without
+  // candidates drops the agent; a point outside the space stops the search.
+  std::string deep = "{\"candidates\": " + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  EXPECT_NE(parseProposeReply(matmul(), deep, 1).unreadable.find("deeper"),
+            std::string::npos);
+  EXPECT_EQ(parseProposeReply(matmul(), "{}", 1).unreadable,
+            "an answer without a 'candidates' array");
+  ProposeReply outside = parseProposeReply(
+      matmul(), R"({"candidates": [{"template": "cpu.matmul", "knobs": {"reg_n": 17}}]})",
+      1);
+  EXPECT_TRUE(outside.schedules.empty());
+  EXPECT_NE(outside.outsideSpace.find("knob 'reg_n' of template @cpu.matmul"),
+            std::string::npos)
+      << outside.outsideSpace;
+  EXPECT_NE(parseProposeReply(matmul(), R"({"candidates": [{"template": "cpu.nosuch"}]})", 1)
+                .outsideSpace.find("cpu.nosuch"),
+            std::string::npos);
+}
+
 TEST(MeasureTest, TolerancesFollowTheDtype) {
   using int21::runtime::DType;
   EXPECT_EQ(toleranceFor(DType::I32, 100).first, 0);

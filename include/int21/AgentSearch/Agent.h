@@ -74,6 +74,22 @@ createKnowledgeAgent(std::vector<KnowledgeRecord> records);
 llvm::Expected<std::unique_ptr<Agent>>
 createExternalAgent(const std::string &command, uint64_t seed);
 
+/// An external agent's answer to a `propose` for `work`, read as the search
+/// reads it (docs/agent-protocol.md): at most `count` schedules, each its
+/// template's defaults with the agent's knobs over them.
+struct ProposeReply {
+  std::vector<Schedule> schedules;
+  /// Why the answer cannot be read (not JSON, nested too deep, no
+  /// `candidates` array): the agent is dropped with this reason.
+  std::string unreadable;
+  /// Why a proposal lies outside the kernel's space (an unknown template or
+  /// knob, a value outside its domain or not an integer): the search stops
+  /// with this error.
+  std::string outsideSpace;
+};
+ProposeReply parseProposeReply(const Kernel &work, llvm::StringRef line,
+                               unsigned count);
+
 /// What a built-in agent is built from: its seed (the search's seed plus the
 /// agent's place in the team) and the knowledge base's records of the
 /// target (empty without a knowledge base).

@@ -16,6 +16,8 @@
 #include "../Process.h"
 #include "AgentSupport.h"
 
+#include "int21/Support/JSON.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -108,63 +110,15 @@ public:
            std::to_string(static_cast<int>(kReplySeconds)) + " s");
       return out;
     }
-    llvm::Expected<json::Value> reply = json::parse(line);
-    if (!reply) {
-      drop("unreadable answer: " + llvm::toString(reply.takeError()));
+    ProposeReply reply = parseProposeReply(work, line, count);
+    if (!reply.unreadable.empty()) {
+      drop(reply.unreadable);
       return out;
     }
-    const json::Object *object = reply->getAsObject();
-    const json::Array *candidates =
-        object ? object->getArray("candidates") : nullptr;
-    if (!candidates) {
-      drop("an answer without a 'candidates' array");
-      return out;
-    }
-    for (const json::Value &entry : *candidates) {
-      if (out.size() >= count)
-        break;
-      const json::Object *proposal = entry.getAsObject();
-      if (!proposal)
-        continue;
-      Schedule schedule;
-      std::optional<llvm::StringRef> sequence = proposal->getString("template");
-      schedule.sequence = sequence ? sequence->str() : "";
-      // Knobs not given keep the template's defaults.
-      const schedule::ScheduleChoice *choice =
-          work.findChoice(schedule.sequence);
-      if (choice)
-        schedule = defaultSchedule(*choice);
-      // What the agent gave, checked against the registry (the template and
-      // its knobs exist) and the space it was sent (the kernel's templates,
-      // each value among its options); the rules between knobs, which that
-      // space does not spell, are left to the search's checks, which record
-      // a point that breaks them as an invalid trial.
-      schedule::Knobs given;
-      if (const json::Object *knobs = proposal->getObject("knobs"))
-        for (const auto &[knob, value] : *knobs) {
-          std::optional<int64_t> integer = value.getAsInteger();
-          if (!integer) {
-            std::string text;
-            llvm::raw_string_ostream os(text);
-            os << value;
-            return reject(work, "knob '" + knob.str() + "' of template @" +
-                                    schedule.sequence +
-                                    " must be an integer, got " + text);
-          }
-          schedule.knobs[knob.str()] = *integer;
-          given[knob.str()] = *integer;
-        }
-      std::string why;
-      if (failed(schedule::TemplateRegistry::get().check(schedule.sequence,
-                                                          given, why)))
-        return reject(work, why);
-      if (!choice)
-        return reject(work, "template @" + schedule.sequence +
-                                " is not among the kernel's templates");
-      if (!schedule::isInSpace(*choice, given, why))
-        return reject(work, why);
+    if (!reply.outsideSpace.empty())
+      return reject(work, reply.outsideSpace);
+    for (Schedule &schedule : reply.schedules)
       out.push_back(detail::makeCandidate(kernel, std::move(schedule), name()));
-    }
     return out;
   }
 
@@ -229,6 +183,72 @@ private:
   llvm::DenseSet<unsigned> sentIR;
 };
 } // namespace
+
+ProposeReply int21::search::parseProposeReply(const Kernel &work,
+                                              llvm::StringRef line,
+                                              unsigned count) {
+  ProposeReply reply;
+  llvm::Expected<json::Value> parsed = int21::parseJSON(line);
+  if (!parsed) {
+    reply.unreadable =
+        "unreadable answer: " + llvm::toString(parsed.takeError());
+    return reply;
+  }
+  const json::Object *object = parsed->getAsObject();
+  const json::Array *candidates =
+      object ? object->getArray("candidates") : nullptr;
+  if (!candidates) {
+    reply.unreadable = "an answer without a 'candidates' array";
+    return reply;
+  }
+  for (const json::Value &entry : *candidates) {
+    if (reply.schedules.size() >= count)
+      break;
+    const json::Object *proposal = entry.getAsObject();
+    if (!proposal)
+      continue;
+    Schedule schedule;
+    std::optional<llvm::StringRef> sequence = proposal->getString("template");
+    schedule.sequence = sequence ? sequence->str() : "";
+    // Knobs not given keep the template's defaults.
+    const schedule::ScheduleChoice *choice = work.findChoice(schedule.sequence);
+    if (choice)
+      schedule = defaultSchedule(*choice);
+    // What the agent gave, checked against the registry (the template and
+    // its knobs exist) and the space it was sent (the kernel's templates,
+    // each value among its options); the rules between knobs, which that
+    // space does not spell, are left to the search's checks, which record a
+    // point that breaks them as an invalid trial.
+    schedule::Knobs given;
+    if (const json::Object *knobs = proposal->getObject("knobs"))
+      for (const auto &[knob, value] : *knobs) {
+        std::optional<int64_t> integer = value.getAsInteger();
+        if (!integer) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << value;
+          reply.outsideSpace = "knob '" + knob.str() + "' of template @" +
+                               schedule.sequence + " must be an integer, got " +
+                               text;
+          return reply;
+        }
+        schedule.knobs[knob.str()] = *integer;
+        given[knob.str()] = *integer;
+      }
+    std::string why;
+    if (succeeded(schedule::TemplateRegistry::get().check(schedule.sequence,
+                                                           given, why)) &&
+        !choice)
+      why = "template @" + schedule.sequence +
+            " is not among the kernel's templates";
+    if (!why.empty() || !schedule::isInSpace(*choice, given, why)) {
+      reply.outsideSpace = why;
+      return reply;
+    }
+    reply.schedules.push_back(std::move(schedule));
+  }
+  return reply;
+}
 
 llvm::Expected<std::unique_ptr<Agent>>
 int21::search::createExternalAgent(const std::string &command, uint64_t seed) {

@@ -8,6 +8,7 @@
 #include "int21/Compiler/GPUEngine.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
 #include "int21/Import/OnnxImporter.h"
+#include "int21/Support/ParserGuard.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -143,8 +144,14 @@ CompileSession::importModel(llvm::MemoryBufferRef input, InputFormat format) {
   FailureOr<OwningOpRef<ModuleOp>> module = failure();
   if (format == InputFormat::MLIR) {
     ParserConfig config(ctx.get());
-    if (OwningOpRef<ModuleOp> parsed = mlir::parseSourceString<ModuleOp>(
-            input.getBuffer(), config, input.getBufferIdentifier()))
+    if (std::optional<ParserCrash> crash =
+            findKnownParserCrash(input.getBuffer()))
+      mlir::emitError(mlir::FileLineColLoc::get(ctx.get(),
+                                                input.getBufferIdentifier(),
+                                                crash->line, crash->column))
+          << crash->what;
+    else if (OwningOpRef<ModuleOp> parsed = mlir::parseSourceString<ModuleOp>(
+                 input.getBuffer(), config, input.getBufferIdentifier()))
       module = std::move(parsed);
   } else {
     int21::OnnxImportOptions options;
