@@ -124,6 +124,17 @@ static FailureOr<TensorSpec> specOf(Operation *where, Type type,
                               << tensor.getElementType();
   spec.dtype = *dtype;
   spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  // Set by the importer on an input a node indexes with.
+  if (auto bounds = attrs ? attrs.getAs<ArrayAttr>(int21::kIndexBoundsAttr)
+                          : ArrayAttr())
+    for (auto entry : bounds.getAsRange<DictionaryAttr>()) {
+      auto min = entry.getAs<IntegerAttr>("min");
+      auto max = entry.getAs<IntegerAttr>("max");
+      auto node = entry.getAs<StringAttr>("node");
+      if (min && max && node)
+        spec.indexBounds.push_back(
+            {min.getInt(), max.getInt(), node.getValue().str()});
+    }
   return spec;
 }
 

@@ -3,6 +3,9 @@
 #include "NodeImporter.h"
 #include "GraphImporter.h"
 
+#include "int21/Dialect/Int21/Int21Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -38,6 +41,31 @@ Value NodeImporter::input(unsigned i) {
     return {};
   FailureOr<Value> v = graph.lookup(node.input(i), loc);
   return succeeded(v) ? *v : Value();
+}
+
+void NodeImporter::boundIndices(unsigned i, int64_t size) {
+  auto arg = dyn_cast_or_null<BlockArgument>(input(i));
+  if (!arg || size <= 0 || ShapedType::isDynamic(size) ||
+      !arg.getOwner()->isEntryBlock())
+    return;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func)
+    return;
+  // Its name, or that of its first output where it has none.
+  std::string label = node.name().empty() && node.output_size()
+                          ? node.output(0)
+                          : node.name();
+  std::string what = "'" + label + "' (" + opType().str() + ")";
+  SmallVector<Attribute> bounds;
+  if (auto present = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                      kIndexBoundsAttr))
+    bounds.assign(present.begin(), present.end());
+  bounds.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("min", b.getI64IntegerAttr(-size)),
+       b.getNamedAttr("max", b.getI64IntegerAttr(size - 1)),
+       b.getNamedAttr("node", b.getStringAttr(what))}));
+  func.setArgAttr(arg.getArgNumber(), kIndexBoundsAttr,
+                  b.getArrayAttr(bounds));
 }
 
 RankedTensorType NodeImporter::inputType(unsigned i) {
@@ -259,6 +287,14 @@ Value NodeImporter::positions(int64_t rank, int64_t axis, int64_t size,
     values.push_back(APInt(width, i, /*isSigned=*/true));
   return constant(DenseElementsAttr::get(
       RankedTensorType::get(shape, elementType), values));
+}
+
+FailureOr<Value> NodeImporter::flattenAt(Value value, int64_t axis) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    (d < axis ? outer : inner) *= type.getDimSize(d);
+  return reshape(value, {outer, inner});
 }
 
 FailureOr<Value> NodeImporter::reshape(Value value, ArrayRef<int64_t> shape) {

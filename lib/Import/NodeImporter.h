@@ -88,6 +88,11 @@ public:
   /// `axis` in [-rank, rank) as a non-negative axis.
   FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
                                    StringRef what = "axis");
+  /// Where input `i` is a graph input that this node indexes with along an
+  /// axis of `size` (> 0) elements, records on it that its values must lie
+  /// in [-size, size - 1] (kIndexBoundsAttr): engines refuse other values at
+  /// run time, naming this node. Computed indices are not checked.
+  void boundIndices(unsigned i, int64_t size);
   /// Fails, naming `what` and the `layout` it must have (e.g. "[N, C, D...]"),
   /// when `type` has fewer than `minRank` dimensions.
   LogicalResult requireRankAtLeast(RankedTensorType type, int64_t minRank,
@@ -122,6 +127,10 @@ public:
   /// A constant of `shape` (default: scalar) filled with `value`.
   Value splat(Type elementType, double value, ArrayRef<int64_t> shape = {});
   FailureOr<Value> reshape(Value value, ArrayRef<int64_t> shape);
+  /// `value` viewed as 2-D: the dimensions before `axis` times each other,
+  /// then the rest (ONNX's Flatten, and the coerced input of the opset < 13
+  /// softmax family and Hardmax).
+  FailureOr<Value> flattenAt(Value value, int64_t axis);
   /// The constant 0, 1, ..., size - 1 (of integer type `elementType`, i64 by
   /// default) laid along dimension `axis` of a tensor of rank `rank` whose
   /// other dimensions are 1; it broadcasts against anything with `size` (or

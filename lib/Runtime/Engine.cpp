@@ -313,13 +313,24 @@ void Engine::setThreads(unsigned count) { threadCount = std::max(1u, count); }
 // Running
 //===----------------------------------------------------------------------===//
 
-Error Engine::run(ArrayRef<const void *> inputs,
-                  ArrayRef<void *> outputs) const {
-  if (cuda)
-    return cuda->run(inputs, outputs);
+Error Engine::checkInputValues(ArrayRef<const void *> inputs) const {
   if (inputs.size() != metadata().inputs.size())
     return engineError(name, "expected " + Twine(metadata().inputs.size()) +
                                  " inputs, got " + Twine(inputs.size()));
+  for (auto [data, spec] : llvm::zip(inputs, metadata().inputs)) {
+    std::string outside = checkIndexBounds(spec, data);
+    if (!outside.empty())
+      return engineError(name, outside);
+  }
+  return Error::success();
+}
+
+Error Engine::run(ArrayRef<const void *> inputs,
+                  ArrayRef<void *> outputs) const {
+  if (Error error = checkInputValues(inputs))
+    return error;
+  if (cuda)
+    return cuda->run(inputs, outputs);
   if (outputs.size() != metadata().outputs.size())
     return engineError(name, "expected " + Twine(metadata().outputs.size()) +
                                  " outputs, got " + Twine(outputs.size()));
@@ -398,6 +409,8 @@ Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
                                   ArrayRef<void *> outputs) const {
   if (cuda) {
     double ms = 0;
+    if (Error error = checkInputValues(inputs))
+      return std::move(error);
     if (Error error = cuda->run(inputs, outputs, &ms))
       return std::move(error);
     return ms;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "int21/Runtime/EngineFile.h"
+#include "int21/Support/JSON.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -69,9 +70,17 @@ static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
     json::Array shape;
     for (int64_t d : spec.shape)
       shape.push_back(d);
-    array.push_back(json::Object{{"name", spec.name},
-                                 {"dtype", dtypeName(spec.dtype)},
-                                 {"shape", std::move(shape)}});
+    json::Object object{{"name", spec.name},
+                        {"dtype", dtypeName(spec.dtype)},
+                        {"shape", std::move(shape)}};
+    if (!spec.indexBounds.empty()) {
+      json::Array bounds;
+      for (const IndexBounds &b : spec.indexBounds)
+        bounds.push_back(
+            json::Object{{"min", b.min}, {"max", b.max}, {"node", b.node}});
+      object["index_bounds"] = std::move(bounds);
+    }
+    array.push_back(std::move(object));
   }
   return std::move(array);
 }
@@ -195,40 +204,36 @@ std::string int21::runtime::abiMismatch(StringRef code, StringRef metadata) {
   return "";
 }
 
+std::string int21::runtime::checkIndexBounds(const TensorSpec &spec,
+                                             const void *data) {
+  if (spec.indexBounds.empty())
+    return "";
+  uint64_t count = 1;
+  for (int64_t dim : spec.shape)
+    count *= static_cast<uint64_t>(dim);
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t value = spec.dtype == DType::I32
+                        ? static_cast<const int32_t *>(data)[i]
+                        : static_cast<const int64_t *>(data)[i];
+    for (const IndexBounds &b : spec.indexBounds)
+      if (value < b.min || value > b.max)
+        return ("input '" + spec.name + "' holds " + Twine(value) +
+                " at element " + Twine(i) + ", outside [" + Twine(b.min) +
+                ", " + Twine(b.max) + "], the indices node " + b.node +
+                " takes")
+            .str();
+  }
+  return "";
+}
+
 static Error engineError(StringRef path, const Twine &message) {
   return createStringError(inconvertibleErrorCode(),
                            path + ": " + message);
 }
 
 /// The deepest nesting the metadata may have: int21 writes three levels
-/// (the object, a list of tensors, a shape). Checked before the JSON parser,
-/// which recurses once per level.
+/// (the object, a list of tensors, a shape).
 static constexpr unsigned kMaxMetadataDepth = 16;
-
-/// Whether `text` nests arrays and objects deeper than `limit` (strings and
-/// their escapes skipped).
-static bool nestsDeeperThan(StringRef text, unsigned limit) {
-  unsigned depth = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"')
-      inString = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > limit)
-        return true;
-    } else if ((c == ']' || c == '}') && depth > 0)
-      --depth;
-  }
-  return false;
-}
 
 /// The largest tensor an engine may describe (1 TiB): far beyond any real
 /// input or output, and small enough that sizes never overflow.
@@ -269,6 +274,24 @@ specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
         return engineError(path, "the shape of '" + *name +
                                      "' describes more than 2^40 bytes");
       bytes *= uint64_t(dim);
+    }
+    if (const json::Value *bounds = object->get("index_bounds")) {
+      const json::Array *list = bounds->getAsArray();
+      if (!list || (spec.dtype != DType::I32 && spec.dtype != DType::I64))
+        return engineError(path, "'index_bounds' of '" + *name +
+                                     "' must be a list, on an i32 or i64 "
+                                     "tensor");
+      for (const json::Value &entry : *list) {
+        const json::Object *b = entry.getAsObject();
+        std::optional<int64_t> min = b ? b->getInteger("min") : std::nullopt;
+        std::optional<int64_t> max = b ? b->getInteger("max") : std::nullopt;
+        std::optional<StringRef> node = b ? b->getString("node") : std::nullopt;
+        if (!min || !max || !node || *min > *max)
+          return engineError(path, "an index bound of '" + *name +
+                                       "' needs integers min <= max and a "
+                                       "node");
+        spec.indexBounds.push_back({*min, *max, node->str()});
+      }
     }
     specs.push_back(std::move(spec));
   }
@@ -336,7 +359,7 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
   std::optional<Section> metaSection = file.find(SectionKind::Metadata);
   if (!metaSection)
     return engineError(path, "engine has no metadata section");
-  if (nestsDeeperThan(metaSection->data, kMaxMetadataDepth))
+  if (jsonNestsDeeperThan(metaSection->data, kMaxMetadataDepth))
     return engineError(path, "metadata nests deeper than " +
                                  Twine(kMaxMetadataDepth) + " levels");
   Expected<json::Value> metaJSON = json::parse(metaSection->data);

@@ -206,6 +206,48 @@ TEST(EngineFileTest, RefusesTensorsTooLargeToAllocate) {
       << error;
 }
 
+TEST(EngineFileTest, IndexBoundsRoundTripAndAreChecked) {
+  EngineMetadata meta = sampleMetadata();
+  meta.inputs.push_back(
+      {"ids", DType::I64, {3}, {{-5, 4, "'embed' (Gather)"}}});
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  writeEngineFile(meta, {}, os);
+  os.flush();
+  llvm::Expected<EngineFile> file = readBytes(bytes);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  ASSERT_EQ(file->metadata().inputs, meta.inputs);
+
+  const TensorSpec &ids = file->metadata().inputs.back();
+  int64_t inside[] = {-5, 0, 4};
+  EXPECT_EQ(checkIndexBounds(ids, inside), "");
+  int64_t outside[] = {0, 5, 1};
+  EXPECT_EQ(checkIndexBounds(ids, outside),
+            "input 'ids' holds 5 at element 1, outside [-5, 4], the indices "
+            "node 'embed' (Gather) takes");
+  TensorSpec narrow{"i", DType::I32, {2}, {{0, 1, "'g' (GatherElements)"}}};
+  int32_t low[] = {0, -1};
+  EXPECT_NE(checkIndexBounds(narrow, low).find("holds -1 at element 1"),
+            std::string::npos);
+
+  // Bounds on a float tensor, or with min > max, are refused when read.
+  std::string error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "outputs": [], )"
+      R"("inputs": [{"name": "x", "dtype": "float32", "shape": [2], )"
+      R"("index_bounds": [{"min": 0, "max": 1, "node": "n"}]}]})")));
+  EXPECT_NE(error.find("'index_bounds' of 'x' must be a list, on an i32 or "
+                       "i64 tensor"),
+            std::string::npos)
+      << error;
+  error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "outputs": [], )"
+      R"("inputs": [{"name": "x", "dtype": "int64", "shape": [2], )"
+      R"("index_bounds": [{"min": 3, "max": 1, "node": "n"}]}]})")));
+  EXPECT_NE(error.find("an index bound of 'x' needs integers min <= max"),
+            std::string::npos)
+      << error;
+}
+
 TEST(EngineFileTest, OpenReportsAMissingFile) {
   std::string error =
       errorOf(EngineFile::open("/nonexistent/dir/model.int21"));

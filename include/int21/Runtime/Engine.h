@@ -86,7 +86,9 @@ public:
   void setThreads(unsigned count);
 
   /// Runs on caller-owned buffers, which must have the sizes the metadata
-  /// gives (inputs in input order, outputs in output order).
+  /// gives (inputs in input order, outputs in output order). An input a node
+  /// indexes with (TensorSpec::indexBounds) that holds a value outside its
+  /// bounds is an error naming the input, the value and the node.
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<void *> outputs) const;
   /// Runs on `inputs` (checked against the metadata: count, dtype, shape)
@@ -110,6 +112,8 @@ public:
 
 private:
   Engine(EngineFile file, std::string name);
+  /// The input count, and each input's values within its index bounds.
+  llvm::Error checkInputValues(llvm::ArrayRef<const void *> inputs) const;
 
   EngineFile file;
   std::string name;

@@ -41,16 +41,40 @@ std::optional<DType> parseDType(llvm::StringRef name);
 /// Size of one element in bytes.
 size_t dtypeSize(DType type);
 
+/// The values an integer input may hold because a node indexes with them
+/// (Gather's indices along an axis of size d: [-d, d - 1]). Engine::run
+/// refuses an input outside its bounds with an error naming the node, as
+/// ONNX Runtime does; the code itself clamps, so it never reads out of
+/// bounds either way.
+struct IndexBounds {
+  int64_t min = 0;
+  int64_t max = 0;
+  /// The node, as errors name it: "'embed' (Gather)".
+  std::string node;
+
+  bool operator==(const IndexBounds &other) const {
+    return min == other.min && max == other.max && node == other.node;
+  }
+};
+
 /// An input or output of an engine.
 struct TensorSpec {
   std::string name;
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
+  /// For an integer input that nodes index with directly.
+  std::vector<IndexBounds> indexBounds;
 
   bool operator==(const TensorSpec &other) const {
-    return name == other.name && dtype == other.dtype && shape == other.shape;
+    return name == other.name && dtype == other.dtype &&
+           shape == other.shape && indexBounds == other.indexBounds;
   }
 };
+
+/// The first value of `data` (`spec`'s dtype and shape) outside one of its
+/// index bounds, as an error message naming the input, the element, the
+/// bounds and the node; empty when every value lies within them.
+std::string checkIndexBounds(const TensorSpec &spec, const void *data);
 
 /// Plan: what a GPU engine runs, in order (GPUPlan.h).
 enum class SectionKind : uint32_t {

@@ -217,10 +217,7 @@ LogicalResult importFlatten(NodeImporter &n) {
            failure();
   if (axis < 0)
     axis += x.getRank();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < x.getRank(); ++d)
-    (d < axis ? outer : inner) *= x.getDimSize(d);
-  return n.setResult(n.reshape(n.input(0), {outer, inner}));
+  return n.setResult(n.flattenAt(n.input(0), axis));
 }
 
 /// The axes of Squeeze/Unsqueeze: an attribute before opset 13, an optional
@@ -429,6 +426,7 @@ LogicalResult importGather(NodeImporter &n) {
       n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
   if (failed(axis))
     return failure();
+  n.boundIndices(1, n.inputType(0).getDimSize(*axis));
   return n.setResult(
       n.create<GatherOp>(n.input(0), n.input(1), n.b.getI64IntegerAttr(*axis)));
 }

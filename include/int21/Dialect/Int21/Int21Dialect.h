@@ -16,6 +16,13 @@
 #define GET_ATTRDEF_CLASSES
 #include "int21/Dialect/Int21/Int21Attrs.h.inc"
 
+namespace int21 {
+/// On an argument of the imported @main: what the nodes that index with it
+/// directly (Gather's indices) require of its values, a list of
+/// {min, max, node}; it becomes the engine input's index bounds.
+constexpr llvm::StringLiteral kIndexBoundsAttr = "onnx.index_bounds";
+} // namespace int21
+
 namespace int21::OpTrait {
 /// Marks ops computed independently per element of their (broadcast) result.
 /// Operands may have fewer dimensions or dimensions of 1 that broadcast.
