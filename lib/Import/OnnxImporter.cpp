@@ -650,9 +650,11 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
   {
     TimingScope scope = phase("graph checks");
     // Unsupported ops are listed before libonnx's checker runs, so that one
-    // message names all of them, whether ONNX knows them or not.
+    // message names all of them, whether ONNX knows them or not. The graph
+    // is checked before an old opset goes through libonnx's version
+    // converter, which dereferences a graph output no node defines.
     if (failed(checkWhatLibonnxReads(model, [&] { return error(); })) ||
-        failed(checkOpset()) || failed(sortAndCheckGraph()) ||
+        failed(sortAndCheckGraph()) || failed(checkOpset()) ||
         failed(checkSupportedOps()) || failed(applyFrozenInputs()) ||
         failed(applyInputShapes()))
       return failure();

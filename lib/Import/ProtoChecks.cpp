@@ -69,6 +69,17 @@ public:
       : error(error) {}
 
   LogicalResult checkGraph(const onnx::GraphProto &graph) {
+    // libonnx's checker refuses a tensor output without a shape, but its
+    // message names neither the output nor the graph.
+    for (const onnx::ValueInfoProto &output : graph.output())
+      if (output.type().has_tensor_type() &&
+          !output.type().tensor_type().has_shape())
+        return error() << "output '" << output.name() << "' of graph '"
+                       << graph.name()
+                       << "' has a tensor type without a shape: ONNX "
+                          "requires one (an empty shape for a scalar, "
+                          "dim_param for a size not known)",
+               failure();
     for (const onnx::TensorProto &tensor : graph.initializer())
       if (failed(checkTensor(tensor)))
         return failure();

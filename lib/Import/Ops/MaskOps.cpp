@@ -18,7 +18,11 @@ namespace {
 /// rows x cols matrix, as i64: the difference of two position vectors, so
 /// that a large matrix needs no large constant (a small one folds to one).
 FailureOr<Value> diagonalOffsets(NodeImporter &n, int64_t rows, int64_t cols) {
-  return n.create<SubOp>(n.positions(2, 1, cols), n.positions(2, 0, rows));
+  // Built one after the other: as arguments of one call, the compiler would
+  // choose their order, and with it the order of the ops in the IR.
+  Value columns = n.positions(2, 1, cols);
+  Value rowPositions = n.positions(2, 0, rows);
+  return n.create<SubOp>(columns, rowPositions);
 }
 
 /// Trilu keeps the elements of the last two dimensions on and above (upper)
@@ -161,10 +165,7 @@ LogicalResult importHardmax(NodeImporter &n) {
     return failure();
   Value input = n.input(0);
   if (coerce) {
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      (d < *axis ? outer : inner) *= x.getDimSize(d);
-    FailureOr<Value> flat = n.reshape(input, {outer, inner});
+    FailureOr<Value> flat = n.flattenAt(input, *axis);
     if (failed(flat))
       return failure();
     input = *flat;

@@ -305,10 +305,7 @@ template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
     return failure();
   Value input = n.input(0);
   if (coerce && *axis != rank - 1) {
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      (d < *axis ? outer : inner) *= x.getDimSize(d);
-    FailureOr<Value> flat = n.reshape(input, {outer, inner});
+    FailureOr<Value> flat = n.flattenAt(input, *axis);
     if (failed(flat))
       return failure();
     FailureOr<Value> r = n.create<OpTy>(*flat, n.b.getI64IntegerAttr(1));

@@ -40,6 +40,24 @@ FailureOr<Value> alongAxis(NodeImporter &n, Value param, int64_t rank,
   return n.reshape(param, shape);
 }
 
+/// The node's scale (input 1) and zero point (input 2, null when absent),
+/// each along its `axis` attribute (default 1) for an input of rank `rank`.
+FailureOr<std::pair<Value, Value>> scaleAndZeroPoint(NodeImporter &n,
+                                                     int64_t rank) {
+  int64_t axis = n.attrInt("axis", 1);
+  FailureOr<Value> scale = alongAxis(n, n.input(1), rank, axis);
+  if (failed(scale))
+    return failure();
+  Value zeroPoint;
+  if (n.hasInput(2)) {
+    FailureOr<Value> zp = alongAxis(n, n.input(2), rank, axis);
+    if (failed(zp))
+      return failure();
+    zeroPoint = *zp;
+  }
+  return std::make_pair(*scale, zeroPoint);
+}
+
 /// Whether `type` is an integer element type the quantised ops produce.
 bool isQuantizedType(Type type) {
   return type.isInteger(8) || type.isUnsignedInteger(8);
@@ -102,20 +120,13 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
   FailureOr<Type> type = quantizedType(n, 2);
   if (failed(type))
     return failure();
-  int64_t axis = n.attrInt("axis", 1);
-  FailureOr<Value> scale = alongAxis(n, n.input(1), x.getRank(), axis);
+  FailureOr<std::pair<Value, Value>> params = scaleAndZeroPoint(n, x.getRank());
+  if (failed(params))
+    return failure();
+  auto [rawScale, zeroPoint] = *params;
+  FailureOr<Value> scale = castTo(n, rawScale, x.getElementType());
   if (failed(scale))
     return failure();
-  scale = castTo(n, *scale, x.getElementType());
-  if (failed(scale))
-    return failure();
-  Value zeroPoint;
-  if (n.hasInput(2)) {
-    FailureOr<Value> zp = alongAxis(n, n.input(2), x.getRank(), axis);
-    if (failed(zp))
-      return failure();
-    zeroPoint = *zp;
-  }
   FailureOr<Value> scaled = n.create<DivOp>(n.input(0), *scale);
   if (failed(scaled))
     return failure();
@@ -142,18 +153,11 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
            failure();
   if (!isa<FloatType>(n.inputType(1).getElementType()))
     return n.emitError() << "expects a float scale", failure();
-  int64_t axis = n.attrInt("axis", 1);
-  FailureOr<Value> scale = alongAxis(n, n.input(1), x.getRank(), axis);
-  if (failed(scale))
+  FailureOr<std::pair<Value, Value>> params = scaleAndZeroPoint(n, x.getRank());
+  if (failed(params))
     return failure();
-  Value zeroPoint;
-  if (n.hasInput(2)) {
-    FailureOr<Value> zp = alongAxis(n, n.input(2), x.getRank(), axis);
-    if (failed(zp))
-      return failure();
-    zeroPoint = *zp;
-  }
-  return n.setResult(dequantize(n, n.input(0), *scale, zeroPoint));
+  return n.setResult(
+      dequantize(n, n.input(0), params->first, params->second));
 }
 
 /// DynamicQuantizeLinear, as ONNX's function body: the range of x widened

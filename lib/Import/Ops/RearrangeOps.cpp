@@ -28,8 +28,14 @@ FailureOr<Value> reshapeTransposeReshape(NodeImporter &n, Value x,
   return n.reshape(*v, after);
 }
 
-/// The blocksize of a 4-D NCHW node, checked positive.
-FailureOr<int64_t> blockSize(NodeImporter &n) {
+/// A 4-D NCHW input's dimensions and the node's blocksize.
+struct Blocked {
+  int64_t bs, b, c, h, w;
+};
+
+/// The blocksize of a 4-D NCHW node, checked positive, with the input's
+/// dimensions.
+FailureOr<Blocked> blockSize(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   if (x.getRank() != 4)
     return n.emitError() << "expects a 4-D input (N, C, H, W), got rank "
@@ -39,16 +45,15 @@ FailureOr<int64_t> blockSize(NodeImporter &n) {
   if (block <= 0)
     return n.emitError() << "blocksize must be positive, got " << block,
            failure();
-  return block;
+  ArrayRef<int64_t> s = x.getShape();
+  return Blocked{block, s[0], s[1], s[2], s[3]};
 }
 
 LogicalResult importDepthToSpace(NodeImporter &n) {
-  FailureOr<int64_t> block = blockSize(n);
-  if (failed(block))
+  FailureOr<Blocked> blocked = blockSize(n);
+  if (failed(blocked))
     return failure();
-  int64_t bs = *block;
-  ArrayRef<int64_t> s = n.inputType(0).getShape();
-  int64_t b = s[0], c = s[1], h = s[2], w = s[3];
+  auto [bs, b, c, h, w] = *blocked;
   if (c % (bs * bs) != 0)
     return n.emitError() << "channels (" << c
                          << ") must be a multiple of blocksize^2 (" << bs * bs
@@ -68,12 +73,10 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
 }
 
 LogicalResult importSpaceToDepth(NodeImporter &n) {
-  FailureOr<int64_t> block = blockSize(n);
-  if (failed(block))
+  FailureOr<Blocked> blocked = blockSize(n);
+  if (failed(blocked))
     return failure();
-  int64_t bs = *block;
-  ArrayRef<int64_t> s = n.inputType(0).getShape();
-  int64_t b = s[0], c = s[1], h = s[2], w = s[3];
+  auto [bs, b, c, h, w] = *blocked;
   if (h % bs != 0 || w % bs != 0)
     return n.emitError() << "height and width (" << h << ", " << w
                          << ") must be multiples of blocksize " << bs,
