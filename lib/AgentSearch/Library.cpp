@@ -289,7 +289,10 @@ std::string matcherText(const KnowledgeRecord &record, llvm::StringRef name,
 std::string printIndented(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->print(os, OpPrintingFlags().assumeVerified());
+  // A local scope: numbering names in the enclosing library, which
+  // grows with every schedule, made printing each one cost as much as the
+  // whole library (quadratic export).
+  op->print(os, OpPrintingFlags().assumeVerified().useLocalScope());
   std::string out;
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(text).split(lines, '\n');
