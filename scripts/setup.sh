@@ -21,6 +21,8 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pytest
   # end-to-end tests read ONNX test data
   python3-onnx
+  # fuzz targets and the sanitizer build (scripts/fuzz.sh): libFuzzer, ASan, UBSan
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()
