@@ -9,6 +9,12 @@
 // Known (LLVM 22.1):
 // - `array<index: ...>`: Parser::parseDenseArrayAttr asks the index type
 //   for its bit width (FloatType::getWidth on a non-float): SIGSEGV.
+// - The custom forms of linalg.reduce and linalg.broadcast (`dimensions =
+//   [...]`) and linalg.transpose (`permutation = [...]`): their parser sets
+//   the attribute DenseI64ArrayAttr::parse returns without checking it, and
+//   that is null for anything but a well-formed list of int64 values (a
+//   missing bracket, a stray token, a value that overflows): SIGSEGV in
+//   NamedAttrList::set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,14 +37,71 @@ struct ParserCrash {
   std::string what;
 };
 
+namespace detail {
+
+inline bool isIRIdentifierChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
+}
+
+/// `at` moved past white space and `//` comments, as MLIR's lexer skips them.
+inline size_t skipIRSpace(llvm::StringRef text, size_t at) {
+  while (at < text.size()) {
+    if (llvm::isSpace(text[at])) {
+      ++at;
+    } else if (text.substr(at).starts_with("//")) {
+      size_t end = text.find('\n', at);
+      at = end == llvm::StringRef::npos ? text.size() : end;
+    } else {
+      break;
+    }
+  }
+  return at;
+}
+
+/// Whether `text` at `at` holds `[v, v, ...]` (or `[]`) whose values are
+/// int64 integers, as DenseI64ArrayAttr::parse reads it without failing.
+inline bool isI64List(llvm::StringRef text, size_t at) {
+  at = skipIRSpace(text, at);
+  if (at >= text.size() || text[at] != '[')
+    return false;
+  at = skipIRSpace(text, at + 1);
+  if (at < text.size() && text[at] == ']')
+    return true;
+  while (true) {
+    size_t begin = at;
+    if (at < text.size() && text[at] == '-')
+      ++at;
+    while (at < text.size() && llvm::isAlnum(text[at]))
+      ++at;
+    int64_t value;
+    if (text.slice(begin, at).getAsInteger(0, value))
+      return false;
+    at = skipIRSpace(text, at);
+    if (at >= text.size())
+      return false;
+    if (text[at] == ']')
+      return true;
+    if (text[at] != ',')
+      return false;
+    at = skipIRSpace(text, at + 1);
+  }
+}
+
+} // namespace detail
+
 /// The first place in `text` (outside string literals and `//` comments)
 /// that MLIR 22's parser is known to crash on; std::nullopt when none.
 inline std::optional<ParserCrash> findKnownParserCrash(llvm::StringRef text) {
-  auto isIdentifierChar = [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
-  };
+  using detail::isIRIdentifierChar;
   unsigned line = 1;
   size_t lineStart = 0;
+  // The last character outside white space, comments and strings: `{` or
+  // `,` before a name means an attribute dictionary's entry.
+  char lastSignificant = 0;
+  auto crashAt = [&](size_t i, std::string what) {
+    return ParserCrash{line, static_cast<unsigned>(i - lineStart + 1),
+                       std::move(what)};
+  };
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '\n') {
@@ -46,12 +109,15 @@ inline std::optional<ParserCrash> findKnownParserCrash(llvm::StringRef text) {
       lineStart = i + 1;
       continue;
     }
+    if (llvm::isSpace(c))
+      continue;
     if (c == '"') { // A string literal, with its escapes.
       for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
         if (text[i] == '\\')
           ++i;
       if (i < text.size() && text[i] == '\n')
         --i; // The newline is counted above.
+      lastSignificant = '"';
       continue;
     }
     if (c == '/' && text.substr(i).starts_with("//")) {
@@ -59,23 +125,47 @@ inline std::optional<ParserCrash> findKnownParserCrash(llvm::StringRef text) {
       i = (end == llvm::StringRef::npos ? text.size() : end) - 1;
       continue;
     }
-    if (c != 'a' || (i > 0 && isIdentifierChar(text[i - 1])) ||
-        !text.substr(i).starts_with("array"))
+    if (!isIRIdentifierChar(c) || (i > 0 && isIRIdentifierChar(text[i - 1]))) {
+      lastSignificant = c;
       continue;
-    size_t at = i + 5;
-    while (at < text.size() && llvm::isSpace(text[at]))
-      ++at;
-    if (at >= text.size() || text[at] != '<')
+    }
+    // A bare identifier (or number) starts here.
+    size_t end = i;
+    while (end < text.size() && isIRIdentifierChar(text[end]))
+      ++end;
+    llvm::StringRef word = text.slice(i, end);
+    char before = lastSignificant;
+    lastSignificant = text[end - 1];
+    if (word == "array") {
+      size_t at = end;
+      while (at < text.size() && llvm::isSpace(text[at]))
+        ++at;
+      if (at >= text.size() || text[at] != '<')
+        continue;
+      for (++at; at < text.size() && llvm::isSpace(text[at]);)
+        ++at;
+      llvm::StringRef element = text.substr(at);
+      if (element.starts_with("index") &&
+          (element.size() == 5 || !isIRIdentifierChar(element[5])))
+        return crashAt(i, "array<index: ...> is not a dense array int21 can "
+                          "read (dense arrays hold integers or floats; MLIR "
+                          "22's parser crashes on index)");
       continue;
-    for (++at; at < text.size() && llvm::isSpace(text[at]);)
-      ++at;
-    llvm::StringRef element = text.substr(at);
-    if (element.starts_with("index") &&
-        (element.size() == 5 || !isIdentifierChar(element[5])))
-      return ParserCrash{line, static_cast<unsigned>(i - lineStart + 1),
-                         "array<index: ...> is not a dense array int21 can "
-                         "read (dense arrays hold integers or floats; MLIR "
-                         "22's parser crashes on index)"};
+    }
+    if ((word == "dimensions" || word == "permutation") && before != '{' &&
+        before != ',' && before != '%' && before != '@' && before != '#' &&
+        before != '^' && before != '!') {
+      size_t at = detail::skipIRSpace(text, end);
+      if (at < text.size() && text[at] == '=' &&
+          !detail::isI64List(text, at + 1))
+        return crashAt(i, (word + " = must be followed by a list of int64 "
+                                  "values such as [0, 1] (MLIR 22's parser "
+                                  "of linalg.reduce, linalg.broadcast and "
+                                  "linalg.transpose crashes on anything "
+                                  "else)")
+                              .str());
+    }
+    i = end - 1;
   }
   return std::nullopt;
 }
