@@ -480,8 +480,24 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
         "transform-library-paths=THIS --transform-interpreter IR.mlir\n"
      << "//    or: int21-compile MODEL.onnx --target=cpu --schedules THIS -o "
         "MODEL.int21\n"
-     << "module attributes {transform.with_named_sequence} {\n"
-     << "  transform.named_sequence @__transform_main(%root: !transform.any_op "
+     << "module attributes {transform.with_named_sequence} {\n";
+  // The sequences the schedules share (those of the templates without
+  // knobs), first: an include's callee is looked up from the top.
+  llvm::StringMap<transform::NamedSequenceOp> actionsByName;
+  bool shared = false;
+  for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
+    if (!sequence.getSymName().starts_with("schedule_")) {
+      if (!shared)
+        os << "  // Shared by the schedules below.\n";
+      shared = true;
+      os << printIndented(sequence);
+    } else {
+      actionsByName[sequence.getSymName()] = sequence;
+    }
+  }
+  if (shared)
+    os << "\n";
+  os << "  transform.named_sequence @__transform_main(%root: !transform.any_op "
         "{transform.consumed}) {\n";
   if (chosen.empty()) {
     os << "    transform.yield\n  }\n}\n";
@@ -497,20 +513,9 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
   os << "      : (!transform.any_op) -> !transform.any_op\n"
      << "    transform.yield\n"
      << "  }\n";
-  // The sequences of each schedule: "schedule_<name>" and the
-  // "schedule_<name>.<included>" it alone uses (names hold no '.').
-  llvm::StringMap<SmallVector<transform::NamedSequenceOp, 2>> bySchedule;
-  for (auto sequence : actions->getOps<transform::NamedSequenceOp>())
-    bySchedule[sequence.getSymName().split('.').first].push_back(sequence);
-  llvm::StringSet<> printed;
-  // Prints the named sequences of schedule `name` and notes them in
-  // `printed`.
-  auto printActions = [&](llvm::StringRef name) {
-    for (transform::NamedSequenceOp sequence :
-         bySchedule.lookup(("schedule_" + name).str())) {
-      os << printIndented(sequence);
-      printed.insert(sequence.getSymName());
-    }
+  // Prints the action of schedule `name`.
+  auto printAction = [&](llvm::StringRef name) {
+    os << printIndented(actionsByName.lookup(("schedule_" + name).str()));
   };
   for (auto [record, name] : llvm::zip(chosen, names)) {
     os << "\n  // " << record->opKind << " " << dimsText(record->dims) << " "
@@ -525,7 +530,7 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
        << "\n"
        << "  // " << describe(record->schedule) << "\n";
     os << matcherText(*record, "match_" + name);
-    printActions(name);
+    printAction(name);
   }
   for (auto [c, name] : llvm::enumerate(classNames)) {
     const auto &members = classes[c].second;
@@ -539,16 +544,7 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
          << llvm::format("%.2f", member->speedup()) << "x)";
     os << "\n  // " << describe(first.schedule) << "\n";
     os << matcherText(first, "match_" + name, &shapeClasses[c]);
-    printActions(name);
-  }
-  bool shared = false;
-  for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
-    if (printed.contains(sequence.getSymName()))
-      continue;
-    if (!shared)
-      os << "\n  // Shared by the schedules above.\n";
-    shared = true;
-    os << printIndented(sequence);
+    printAction(name);
   }
   os << "}\n";
 

@@ -173,10 +173,12 @@ void clearScheduleTags(Operation *scope);
 /// (every knob and alternative selected, the template's defaults where
 /// `knobs` is silent) as the named sequence `name`, which first tags the
 /// group it is given (transform.int21.prepare_group), then runs the template
-/// and takes the tags off. The sequences it includes come along: those with
-/// knobs of their own as "<name>.<their name>", the others once under their
-/// own name. The templates are read once, and an `add` costs what its own
-/// sequences cost, however many the library already holds.
+/// and takes the tags off. The sequences it includes that have knobs (or
+/// include some) are inlined (transform.include with failures(propagate)
+/// means the same as the included ops); those without are written once per
+/// library, under their own names, at its top. An `add` costs what its own
+/// sequences cost, and verifying the library time linear in its size,
+/// however many schedules it holds. The templates are read once.
 class ResolvedScheduleWriter {
 public:
   /// A writer into `library` of `target`'s templates; failure (with a
@@ -187,8 +189,7 @@ public:
 
   /// The entry sequence written for `name`. Fails when `sequence` is not a
   /// template of the target, a knob or alternative does not resolve, or
-  /// `name` (or one of its "<name>." sequences) is taken; the library is then
-  /// left as it was.
+  /// `name` is taken; the library is then left as it was.
   FailureOr<Operation *> add(StringRef sequence, const Knobs &knobs,
                              StringRef name);
 

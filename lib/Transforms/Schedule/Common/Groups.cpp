@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
@@ -300,6 +301,53 @@ Operation *int21::schedule::groupAnchor(FusionGroupOp group) {
   return getRoot(group);
 }
 
+/// Replaces each transform.include in `sequence` whose callee (a sequence
+/// of `symbols`) `inlines` picks by the callee's body, transitively. An
+/// included sequence that fails propagates its failure to the includer, as
+/// the ops it holds do once inlined, so the meaning stays.
+static LogicalResult
+inlineIncludes(transform::NamedSequenceOp sequence, ModuleOp symbols,
+               function_ref<bool(transform::NamedSequenceOp)> inlines) {
+  // Templates do not recurse; a cycle would never end.
+  constexpr unsigned kMaxInlined = 4096;
+  SymbolTable table(symbols);
+  for (unsigned inlined = 0;; ++inlined) {
+    transform::IncludeOp include;
+    transform::NamedSequenceOp callee;
+    sequence.walk([&](transform::IncludeOp op) {
+      callee = table.lookup<transform::NamedSequenceOp>(
+          op.getTarget().getLeafReference());
+      if (callee && !inlines(callee))
+        return WalkResult::advance();
+      include = op;
+      return WalkResult::interrupt();
+    });
+    if (!include)
+      return success();
+    StringRef target = include.getTarget().getLeafReference().getValue();
+    if (inlined == kMaxInlined || !callee || callee.isExternal() ||
+        include.getFailurePropagationMode() !=
+            transform::FailurePropagationMode::Propagate)
+      return include.emitError()
+             << "cannot inline the include of @" << target
+             << (inlined == kMaxInlined ? ": the includes recurse"
+                 : !callee || callee.isExternal()
+                     ? ": no such sequence with a body"
+                     : ": failures(suppress) has no inline form");
+    Block &body = callee.getBody().front();
+    IRMapping mapping;
+    mapping.map(body.getArguments(), include.getOperands());
+    OpBuilder b(include);
+    for (Operation &op : body.without_terminator())
+      b.clone(op, mapping);
+    for (auto [result, yielded] :
+         llvm::zip_equal(include.getResults(),
+                         body.getTerminator()->getOperands()))
+      result.replaceAllUsesWith(mapping.lookupOrDefault(yielded));
+    include.erase();
+  }
+}
+
 struct ResolvedScheduleWriter::State {
   ModuleOp library;
   SymbolTable librarySymbols;
@@ -341,38 +389,41 @@ FailureOr<Operation *> ResolvedScheduleWriter::add(StringRef sequence,
     return emitError(UnknownLoc::get(ctx))
            << "'" << sequence << "' is not a schedule template";
 
-  // The sequences reached from the entry, and whether each has knobs.
+  // The sequences reached from the entry, and those among them with knobs
+  // (of their own or of a sequence they include).
   SmallVector<transform::NamedSequenceOp> reached;
-  DenseMap<Operation *, bool> tunable;
+  DenseMap<Operation *, SmallVector<Operation *>> includers;
+  DenseSet<Operation *> seen;
+  DenseSet<StringRef> tunable;
   SmallVector<transform::NamedSequenceOp> work = {entry};
   while (!work.empty()) {
     transform::NamedSequenceOp next = work.pop_back_val();
-    if (tunable.count(next))
+    if (!seen.insert(next).second)
       continue;
-    bool hasKnobs = false;
     next.walk([&](Operation *op) {
       if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
-        hasKnobs = true;
+        tunable.insert(next.getSymName());
       if (auto include = dyn_cast<transform::IncludeOp>(op))
         if (auto callee = state->lookupTemplate(
-                include.getTarget().getLeafReference().getValue()))
+                include.getTarget().getLeafReference().getValue())) {
+          includers[callee].push_back(next);
           work.push_back(callee);
+        }
     });
-    tunable[next] = hasKnobs;
     reached.push_back(next);
   }
-  auto newName = [&](transform::NamedSequenceOp op) -> std::string {
-    if (op == entry)
-      return name.str();
-    if (tunable.lookup(op))
-      return (name + "." + op.getSymName()).str();
-    return op.getSymName().str();
-  };
-  for (transform::NamedSequenceOp op : reached)
-    if ((op == entry || tunable.lookup(op)) &&
-        state->librarySymbols.lookup(newName(op)))
-      return emitError(UnknownLoc::get(ctx))
-             << "the library already holds a sequence @" << newName(op);
+  SmallVector<StringRef> spreading(tunable.begin(), tunable.end());
+  while (!spreading.empty())
+    for (Operation *includer :
+         includers[state->lookupTemplate(spreading.pop_back_val())])
+      if (tunable.insert(cast<transform::NamedSequenceOp>(includer).getSymName())
+              .second)
+        spreading.push_back(
+            cast<transform::NamedSequenceOp>(includer).getSymName());
+
+  if (state->librarySymbols.lookup(name))
+    return emitError(UnknownLoc::get(ctx))
+           << "the library already holds a sequence @" << name;
 
   // Resolved in a scratch module of their own, so that the templates stay
   // as written and a failure leaves the library untouched.
@@ -381,44 +432,45 @@ FailureOr<Operation *> ResolvedScheduleWriter::add(StringRef sequence,
                       UnitAttr::get(ctx));
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(scratch->getBody());
-  SmallVector<std::pair<transform::NamedSequenceOp, transform::NamedSequenceOp>>
-      clones;
   transform::NamedSequenceOp entryClone;
   for (transform::NamedSequenceOp op : reached) {
     auto clone = cast<transform::NamedSequenceOp>(b.clone(*op));
-    clones.push_back({op, clone});
     if (op == entry)
       entryClone = clone;
   }
   if (failed(schedule::detail::resolveKnobs(entryClone, *scratch, knobs)))
     return emitError(UnknownLoc::get(ctx))
            << "the knobs of '" << sequence << "' do not resolve";
-
-  for (auto [op, clone] : clones) {
-    std::string renamed = newName(op);
-    if (state->librarySymbols.lookup(renamed)) {
-      clone->erase(); // a sequence without knobs, written before
+  // What has knobs is this schedule's own: inlined. What has none is shared
+  // by every schedule of the library, written once, at its top: a verifier
+  // looks an include's callee up by a scan from the library's first symbol,
+  // so that each include costs the same however many schedules there are.
+  if (failed(inlineIncludes(entryClone, *scratch,
+                            [&](transform::NamedSequenceOp callee) {
+                              return tunable.contains(callee.getSymName());
+                            })))
+    return failure();
+  for (transform::NamedSequenceOp op : reached) {
+    if (op == entry || tunable.contains(op.getSymName()) ||
+        state->librarySymbols.lookup(op.getSymName()))
       continue;
-    }
-    clone->remove();
-    clone.setSymName(renamed);
-    clone.walk([&](transform::IncludeOp include) {
-      if (auto callee = state->lookupTemplate(
-              include.getTarget().getLeafReference().getValue()))
-        include.setTargetAttr(SymbolRefAttr::get(ctx, newName(callee)));
-    });
-    state->librarySymbols.insert(clone);
-    if (op != entry)
-      continue;
-    // The entry tags the group first and untags it last.
-    Block &body = clone.getBody().front();
-    Value group = body.getArgument(0);
-    OpBuilder inner = OpBuilder::atBlockBegin(&body);
-    PrepareGroupOp::create(inner, clone.getLoc(), group,
-                           inner.getStringAttr(sequence));
-    inner.setInsertionPoint(body.getTerminator());
-    ClearTagsOp::create(inner, clone.getLoc(), group);
+    auto shared = cast<transform::NamedSequenceOp>(
+        SymbolTable(*scratch).lookup(op.getSymName()));
+    shared->remove();
+    state->librarySymbols.insert(shared, state->library.getBody()->begin());
   }
+
+  entryClone->remove();
+  entryClone.setSymName(name);
+  state->librarySymbols.insert(entryClone);
+  // The entry tags the group first and untags it last.
+  Block &body = entryClone.getBody().front();
+  Value group = body.getArgument(0);
+  OpBuilder inner = OpBuilder::atBlockBegin(&body);
+  PrepareGroupOp::create(inner, entryClone.getLoc(), group,
+                         inner.getStringAttr(sequence));
+  inner.setInsertionPoint(body.getTerminator());
+  ClearTagsOp::create(inner, entryClone.getLoc(), group);
   return entryClone.getOperation();
 }
 
