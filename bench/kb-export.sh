@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # int21-kb export of a large knowledge base (issue 22: under 10 s for 20000
 # records): one matmul tuned into a fresh knowledge base, its record copied
-# RECORDS - 1 times under other signatures and loop sizes (every tenth copy
-# another shape, so that shape classes form too), then `int21-kb check` and
-# `int21-kb export` timed ROUNDS times each; the best and the median are
-# printed, with the library's size and schedule count.
+# RECORDS - 1 times under other signatures, loop sizes (ten in turn) and
+# knob values (50 schedules, each on all ten sizes, so that shape classes
+# form too), then `int21-kb check` and `int21-kb export` timed ROUNDS times
+# each; the best and the median are printed, with the library's size and
+# schedule count.
 # Usage: bench/kb-export.sh [RECORDS=20000] [ROUNDS=3]
 # Env: INT21_BIN (the tools, default build/bin; skips the build).
 set -euo pipefail
@@ -19,18 +20,25 @@ trap 'rm -rf "$work"' EXIT
   --target=cpu --tune --tune-threads 1 --budget 1 --jobs 2 --seed 5 \
   --measure-seconds 0.02 --kb "$work/kb.sqlite" -o "$work/tuned.int21" >/dev/null
 /usr/bin/python3 - "$work/kb.sqlite" "$records" <<'PY'
-import sqlite3, sys
+import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 n = int(sys.argv[2])
 columns = [row[1] for row in db.execute("PRAGMA table_info(records)") if row[1] != "id"]
 first = list(db.execute(f"SELECT {', '.join(columns)} FROM records WHERE id = 1").fetchone())
-sig, dims = columns.index("signature"), columns.index("dims")
+sig, dims, knobs = (columns.index(c) for c in ("signature", "dims", "knobs"))
 m, n_, k = (int(d) for d in first[dims].split("x"))
+base = json.loads(first[knobs])
 rows = []
 for i in range(1, n):
     row = list(first)
     row[sig] = f"{i:016x}"
     row[dims] = f"{m * (1 + i % 10)}x{n_}x{k}"
+    # Knobs of their own too, as a tuned knowledge base has.
+    # (ten consecutive copies, one per shape, share theirs: shape classes).
+    j = i // 10
+    values = dict(base, par_m=(8, 16, 32, 64, 128)[j % 5],
+                  reg_n=(8, 16, 32, 48, 64)[(j // 5) % 5], pack_b=(j // 25) % 2)
+    row[knobs] = json.dumps(values, separators=(",", ":"), sort_keys=True)
     rows.append(row)
 db.executemany(f"INSERT INTO records({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
 db.commit()

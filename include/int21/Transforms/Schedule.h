@@ -169,16 +169,16 @@ void clearScheduleTags(Operation *scope);
 
 /// Writes schedules with every knob resolved into a transform library (a
 /// module with `transform.with_named_sequence`, e.g. an exported knowledge
-/// base). Each `add` writes the template `sequence` resolved with `knobs`
-/// (every knob and alternative selected, the template's defaults where
-/// `knobs` is silent) as the named sequence `name`, which first tags the
-/// group it is given (transform.int21.prepare_group), then runs the template
-/// and takes the tags off. The sequences it includes that have knobs (or
-/// include some) are inlined (transform.include with failures(propagate)
-/// means the same as the included ops); those without are written once per
-/// library, under their own names, at its top. An `add` costs what its own
-/// sequences cost, and verifying the library time linear in its size,
-/// however many schedules it holds. The templates are read once.
+/// base). Each `add` writes the template `sequence` with `knobs` (every knob
+/// and alternative given a value, the template's own where `knobs` is
+/// silent) as the named sequence `name`: it tags the group it is given
+/// (transform.int21.prepare_group), includes "<sequence>.with_knobs" with
+/// the values as params, and takes the tags off. "<sequence>.with_knobs" is
+/// the template written once per library, its knobs turned into arguments
+/// (and its included sequences with knobs inlined); the sequences without
+/// knobs it includes are written once under their own names. All of those
+/// come first in the library. An `add` costs the same however many
+/// schedules the library holds, and verifying it time linear in its size.
 class ResolvedScheduleWriter {
 public:
   /// A writer into `library` of `target`'s templates; failure (with a
@@ -188,13 +188,11 @@ public:
   ~ResolvedScheduleWriter();
 
   /// The entry sequence written for `name`. Fails when `sequence` is not a
-  /// template of the target, a knob or alternative does not resolve, or
-  /// `name` is taken; the library is then left as it was.
+  /// template of the target, a knob is not one of its knobs or has no value,
+  /// an alternative has no such region, or `name` is taken; the library is
+  /// then left as it was.
   FailureOr<Operation *> add(StringRef sequence, const Knobs &knobs,
                              StringRef name);
-
-  /// Verifies the library, once, after the last `add`.
-  LogicalResult finish();
 
 private:
   ResolvedScheduleWriter(ModuleOp library, OwningOpRef<ModuleOp> templates);

@@ -76,6 +76,30 @@ def Int21_MatchAnchorOp : Op<Transform_Dialect, "int21.match.anchor", [
   }];
 }
 
+def Int21_MatchLoopSizesOp : Op<Transform_Dialect, "int21.match.loop_sizes", [
+    SingleOpMatcher, MatchOpInterface, MemoryEffectsOpInterface]> {
+  let summary = "Matches a structured op whose loop sizes are given";
+  let description = [{
+    Succeeds when the payload of `op` is one structured (linalg) op with as
+    many loops as `sizes` has entries, each of the static size given: the
+    one shape a schedule was measured on. Produces a silenceable failure
+    otherwise. (Upstream's `transform.match.structured.rank` and `.dim`
+    say the same in two ops per loop.)
+
+    ```mlir
+    transform.int21.match.loop_sizes %anchor [16, 64, 48] : !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$op,
+                       DenseI64ArrayAttr:$sizes);
+  let assemblyFormat = "$op $sizes attr-dict `:` type($op)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = SingleOpMatcher.extraDeclaration # [{
+    ::mlir::Value getOperandHandle() { return getOp(); }
+  }];
+}
+
 def Int21_MatchShapeClassOp : Op<Transform_Dialect, "int21.match.shape_class", [
     SingleOpMatcher, MatchOpInterface, MemoryEffectsOpInterface]> {
   let summary = "Matches a structured op whose loop sizes lie in a class";

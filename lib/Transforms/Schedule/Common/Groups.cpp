@@ -348,12 +348,33 @@ inlineIncludes(transform::NamedSequenceOp sequence, ModuleOp symbols,
   }
 }
 
+namespace {
+/// A template as the library holds it: its knobs (and the alternatives no
+/// knob drives) turned into arguments of the sequence "<template>.with_knobs".
+struct ParameterizedTemplate {
+  /// One argument after the group: a knob's value or the region an
+  /// alternatives op runs.
+  struct Slot {
+    std::string name;
+    Type type;
+    /// The template's own value, where it gives one.
+    std::optional<int64_t> preset;
+    /// For alternatives: how many regions it has.
+    unsigned regions = 0;
+  };
+  transform::NamedSequenceOp sequence;
+  SmallVector<Slot> slots;
+};
+} // namespace
+
 struct ResolvedScheduleWriter::State {
   ModuleOp library;
   SymbolTable librarySymbols;
-  /// The target's templates as written: never resolved in place.
+  /// The target's templates as written: never changed.
   OwningOpRef<ModuleOp> templates;
   SymbolTable templateSymbols;
+  /// The templates written into the library so far, by name.
+  llvm::StringMap<ParameterizedTemplate> written;
 
   State(ModuleOp library, OwningOpRef<ModuleOp> templates)
       : library(library), librarySymbols(library),
@@ -362,7 +383,156 @@ struct ResolvedScheduleWriter::State {
   transform::NamedSequenceOp lookupTemplate(StringRef name) {
     return templateSymbols.lookup<transform::NamedSequenceOp>(name);
   }
+
+  FailureOr<const ParameterizedTemplate *> parameterize(StringRef sequence);
 };
+
+/// Writes template `sequence` into the library, once, with its knobs as
+/// arguments: the sequences it includes that have knobs (or include some)
+/// inlined, each knob op replaced by an argument (one per knob name), each
+/// alternatives op no knob drives given an argument for its region; the
+/// sequences without knobs it includes written once, under their own
+/// names. Everything shared goes to the library's top: a verifier looks an
+/// include's callee up by a scan from the first symbol, so an include costs
+/// the same however many schedules the library holds.
+FailureOr<const ParameterizedTemplate *>
+ResolvedScheduleWriter::State::parameterize(StringRef sequence) {
+  if (auto it = written.find(sequence); it != written.end())
+    return &it->second;
+  MLIRContext *ctx = library.getContext();
+  transform::NamedSequenceOp entry = lookupTemplate(sequence);
+  if (!entry)
+    return emitError(UnknownLoc::get(ctx))
+           << "'" << sequence << "' is not a schedule template";
+  std::string name = (sequence + ".with_knobs").str();
+  if (librarySymbols.lookup(name))
+    return emitError(UnknownLoc::get(ctx))
+           << "the library already holds a sequence @" << name;
+
+  // The sequences reached from the entry, and those among them with knobs
+  // (of their own or of a sequence they include).
+  SmallVector<transform::NamedSequenceOp> reached;
+  DenseMap<Operation *, SmallVector<Operation *>> includers;
+  DenseSet<Operation *> seen;
+  DenseSet<StringRef> tunable;
+  SmallVector<transform::NamedSequenceOp> work = {entry};
+  while (!work.empty()) {
+    transform::NamedSequenceOp next = work.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    next.walk([&](Operation *op) {
+      if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
+        tunable.insert(next.getSymName());
+      if (auto include = dyn_cast<transform::IncludeOp>(op))
+        if (auto callee = lookupTemplate(
+                include.getTarget().getLeafReference().getValue())) {
+          includers[callee].push_back(next);
+          work.push_back(callee);
+        }
+    });
+    reached.push_back(next);
+  }
+  SmallVector<StringRef> spreading(tunable.begin(), tunable.end());
+  while (!spreading.empty())
+    for (Operation *op : includers[lookupTemplate(spreading.pop_back_val())]) {
+      StringRef includer = cast<transform::NamedSequenceOp>(op).getSymName();
+      if (tunable.insert(includer).second)
+        spreading.push_back(includer);
+    }
+
+  // Made in a scratch module, so that a failure leaves the library as it was.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(ctx));
+  (*scratch)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
+                      UnitAttr::get(ctx));
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(scratch->getBody());
+  transform::NamedSequenceOp clone;
+  for (transform::NamedSequenceOp op : reached) {
+    auto copy = cast<transform::NamedSequenceOp>(b.clone(*op));
+    if (op == entry)
+      clone = copy;
+  }
+  if (failed(inlineIncludes(clone, *scratch,
+                            [&](transform::NamedSequenceOp callee) {
+                              return tunable.contains(callee.getSymName());
+                            })))
+    return failure();
+
+  // Knobs and free alternatives become arguments, in the order they come.
+  ParameterizedTemplate result;
+  llvm::StringMap<unsigned> slotOf;
+  Type paramType = transform::ParamType::get(ctx, IntegerType::get(ctx, 64));
+  auto slotFor = [&](StringRef knob, Type type, Location loc) -> Value {
+    auto [it, inserted] = slotOf.try_emplace(knob, result.slots.size());
+    if (inserted) {
+      result.slots.push_back({knob.str(), type, std::nullopt, 0});
+      unsigned index = clone.getNumArguments();
+      NamedAttribute attrs[] = {
+          b.getNamedAttr(transform::TransformDialect::kArgReadOnlyAttrName,
+                         b.getUnitAttr()),
+          b.getNamedAttr("int21.knob", b.getStringAttr(knob))};
+      if (failed(clone.insertArgument(index, type,
+                                      b.getDictionaryAttr(attrs), loc)))
+        return {};
+    }
+    return clone.getArgument(1 + it->second);
+  };
+  bool ok = true;
+  clone.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto knob = dyn_cast<transform::tune::KnobOp>(op)) {
+      Value arg = slotFor(knob.getName(), knob.getResult().getType(),
+                          knob.getLoc());
+      if (!arg || arg.getType() != knob.getResult().getType()) {
+        knob.emitError("knob '")
+            << knob.getName() << "' has two types in '" << sequence << "'";
+        ok = false;
+        return WalkResult::interrupt();
+      }
+      auto &slot = result.slots[slotOf[knob.getName()]];
+      if (auto selected = dyn_cast_or_null<IntegerAttr>(knob.getSelectedAttr()))
+        slot.preset = selected.getInt();
+      knob.getResult().replaceAllUsesWith(arg);
+      return WalkResult::advance();
+    }
+    auto alternatives = dyn_cast<transform::tune::AlternativesOp>(op);
+    if (!alternatives || alternatives.getSelectedRegionParam())
+      return WalkResult::advance();
+    Value arg = slotFor(alternatives.getName(), paramType, alternatives.getLoc());
+    if (!arg || arg.getType() != paramType) {
+      alternatives.emitError("alternatives '")
+          << alternatives.getName() << "' has a knob of another type";
+      ok = false;
+      return WalkResult::interrupt();
+    }
+    auto &slot = result.slots[slotOf[alternatives.getName()]];
+    slot.regions = alternatives->getNumRegions();
+    if (auto selected = alternatives.getSelectedRegionAttrAttr())
+      slot.preset = selected.getInt();
+    alternatives.getSelectedRegionParamMutable().assign(arg);
+    alternatives.removeSelectedRegionAttrAttr();
+    return WalkResult::advance();
+  });
+  if (!ok)
+    return failure();
+  clone.walk([](transform::tune::KnobOp knob) { knob->erase(); });
+
+  // Into the library: the shared sequences and the template, at its top.
+  Block::iterator top = library.getBody()->begin();
+  for (transform::NamedSequenceOp op : reached) {
+    if (op == entry || tunable.contains(op.getSymName()) ||
+        librarySymbols.lookup(op.getSymName()))
+      continue;
+    Operation *shared = SymbolTable(*scratch).lookup(op.getSymName());
+    shared->remove();
+    librarySymbols.insert(shared, top);
+  }
+  clone->remove();
+  clone.setSymName(name);
+  clone->removeAttr(kTemplateMarker);
+  librarySymbols.insert(clone, top);
+  result.sequence = clone;
+  return &written.try_emplace(sequence, std::move(result)).first->second;
+}
 
 ResolvedScheduleWriter::ResolvedScheduleWriter(ModuleOp library,
                                                OwningOpRef<ModuleOp> templates)
@@ -384,96 +554,66 @@ FailureOr<Operation *> ResolvedScheduleWriter::add(StringRef sequence,
                                                    const Knobs &knobs,
                                                    StringRef name) {
   MLIRContext *ctx = state->library.getContext();
-  transform::NamedSequenceOp entry = state->lookupTemplate(sequence);
-  if (!entry)
-    return emitError(UnknownLoc::get(ctx))
-           << "'" << sequence << "' is not a schedule template";
-
-  // The sequences reached from the entry, and those among them with knobs
-  // (of their own or of a sequence they include).
-  SmallVector<transform::NamedSequenceOp> reached;
-  DenseMap<Operation *, SmallVector<Operation *>> includers;
-  DenseSet<Operation *> seen;
-  DenseSet<StringRef> tunable;
-  SmallVector<transform::NamedSequenceOp> work = {entry};
-  while (!work.empty()) {
-    transform::NamedSequenceOp next = work.pop_back_val();
-    if (!seen.insert(next).second)
-      continue;
-    next.walk([&](Operation *op) {
-      if (isa<transform::tune::KnobOp, transform::tune::AlternativesOp>(op))
-        tunable.insert(next.getSymName());
-      if (auto include = dyn_cast<transform::IncludeOp>(op))
-        if (auto callee = state->lookupTemplate(
-                include.getTarget().getLeafReference().getValue())) {
-          includers[callee].push_back(next);
-          work.push_back(callee);
-        }
-    });
-    reached.push_back(next);
-  }
-  SmallVector<StringRef> spreading(tunable.begin(), tunable.end());
-  while (!spreading.empty())
-    for (Operation *includer :
-         includers[state->lookupTemplate(spreading.pop_back_val())])
-      if (tunable.insert(cast<transform::NamedSequenceOp>(includer).getSymName())
-              .second)
-        spreading.push_back(
-            cast<transform::NamedSequenceOp>(includer).getSymName());
-
   if (state->librarySymbols.lookup(name))
     return emitError(UnknownLoc::get(ctx))
            << "the library already holds a sequence @" << name;
-
-  // Resolved in a scratch module of their own, so that the templates stay
-  // as written and a failure leaves the library untouched.
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(ctx));
-  (*scratch)->setAttr(transform::TransformDialect::kWithNamedSequenceAttrName,
-                      UnitAttr::get(ctx));
-  OpBuilder b(ctx);
-  b.setInsertionPointToEnd(scratch->getBody());
-  transform::NamedSequenceOp entryClone;
-  for (transform::NamedSequenceOp op : reached) {
-    auto clone = cast<transform::NamedSequenceOp>(b.clone(*op));
-    if (op == entry)
-      entryClone = clone;
-  }
-  if (failed(schedule::detail::resolveKnobs(entryClone, *scratch, knobs)))
-    return emitError(UnknownLoc::get(ctx))
-           << "the knobs of '" << sequence << "' do not resolve";
-  // What has knobs is this schedule's own: inlined. What has none is shared
-  // by every schedule of the library, written once, at its top: a verifier
-  // looks an include's callee up by a scan from the library's first symbol,
-  // so that each include costs the same however many schedules there are.
-  if (failed(inlineIncludes(entryClone, *scratch,
-                            [&](transform::NamedSequenceOp callee) {
-                              return tunable.contains(callee.getSymName());
-                            })))
+  FailureOr<const ParameterizedTemplate *> parameterized =
+      state->parameterize(sequence);
+  if (failed(parameterized))
     return failure();
-  for (transform::NamedSequenceOp op : reached) {
-    if (op == entry || tunable.contains(op.getSymName()) ||
-        state->librarySymbols.lookup(op.getSymName()))
-      continue;
-    auto shared = cast<transform::NamedSequenceOp>(
-        SymbolTable(*scratch).lookup(op.getSymName()));
-    shared->remove();
-    state->librarySymbols.insert(shared, state->library.getBody()->begin());
+  const ParameterizedTemplate &callee = **parameterized;
+
+  // Each argument's value: the schedule's, else the template's own.
+  SmallVector<int64_t> values;
+  for (const ParameterizedTemplate::Slot &slot : callee.slots) {
+    auto it = knobs.find(slot.name);
+    std::optional<int64_t> value =
+        it != knobs.end() ? std::optional<int64_t>(it->second)
+        : slot.regions    ? slot.preset.value_or(0)
+                          : slot.preset;
+    if (!value)
+      return emitError(UnknownLoc::get(ctx))
+             << "knob '" << slot.name << "' of '" << sequence
+             << "' has no value";
+    if (slot.regions && (*value < 0 || *value >= slot.regions))
+      return emitError(UnknownLoc::get(ctx))
+             << "alternatives '" << slot.name << "' of '" << sequence
+             << "' have no region " << *value;
+    values.push_back(*value);
   }
+  for (const auto &[knob, value] : knobs)
+    if (llvm::none_of(callee.slots, [&](const auto &slot) {
+          return slot.name == knob;
+        }))
+      return emitError(UnknownLoc::get(ctx))
+             << "'" << sequence << "' has no knob '" << knob << "'";
 
-  entryClone->remove();
-  entryClone.setSymName(name);
-  state->librarySymbols.insert(entryClone);
-  // The entry tags the group first and untags it last.
-  Block &body = entryClone.getBody().front();
-  Value group = body.getArgument(0);
-  OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  PrepareGroupOp::create(inner, entryClone.getLoc(), group,
-                         inner.getStringAttr(sequence));
-  inner.setInsertionPoint(body.getTerminator());
-  ClearTagsOp::create(inner, entryClone.getLoc(), group);
-  return entryClone.getOperation();
+  // The action: tag the group, run the template with the values, untag.
+  transform::NamedSequenceOp entry = state->lookupTemplate(sequence);
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(state->library.getBody());
+  Location loc = entry.getLoc();
+  auto action = transform::NamedSequenceOp::create(
+      b, loc, name, TypeAttr::get(entry.getFunctionType()),
+      /*sym_visibility=*/StringAttr(), entry.getArgAttrsAttr(),
+      entry.getResAttrsAttr());
+  Block *body = b.createBlock(&action.getBody(), {},
+                              entry.getArgumentTypes(),
+                              SmallVector<Location>(entry.getNumArguments(), loc));
+  Value group = body->getArgument(0);
+  PrepareGroupOp::create(b, loc, group, b.getStringAttr(sequence));
+  SmallVector<Value> operands(body->getArguments());
+  for (auto [slot, value] : llvm::zip_equal(callee.slots, values))
+    operands.push_back(transform::ParamConstantOp::create(
+        b, loc, slot.type, b.getI64IntegerAttr(value)));
+  auto include = transform::IncludeOp::create(
+      b, loc, entry.getResultTypes(),
+      SymbolRefAttr::get(ctx, (sequence + ".with_knobs").str()),
+      transform::FailurePropagationMode::Propagate, operands,
+      /*arg_attrs=*/ArrayAttr(), /*res_attrs=*/ArrayAttr());
+  ClearTagsOp::create(b, loc, group);
+  transform::YieldOp::create(b, loc, include.getResults());
+  state->librarySymbols.insert(action);
+  return action.getOperation();
 }
 
-LogicalResult ResolvedScheduleWriter::finish() {
-  return verify(state->library);
-}

@@ -69,6 +69,26 @@ MatchAnchorOp::matchOperation(Operation *current,
   return DiagnosedSilenceableFailure::success();
 }
 
+LogicalResult MatchLoopSizesOp::verify() {
+  for (auto [i, size] : llvm::enumerate(getSizes()))
+    if (size < 0)
+      return emitOpError("expects sizes of 0 or more, loop ") << i;
+  return success();
+}
+
+DiagnosedSilenceableFailure
+MatchLoopSizesOp::matchOperation(Operation *current,
+                                 transform::TransformResults &results,
+                                 transform::TransformState &state) {
+  auto op = dyn_cast<linalg::LinalgOp>(current);
+  if (!op)
+    return emitSilenceableError() << "not a structured op";
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  if (sizes != ArrayRef<int64_t>(getSizes()))
+    return emitSilenceableError() << "has other loop sizes";
+  return DiagnosedSilenceableFailure::success();
+}
+
 LogicalResult MatchShapeClassOp::verify() {
   size_t rank = getMultipleOf().size();
   if (getMin().size() != rank || getMax().size() != rank)
