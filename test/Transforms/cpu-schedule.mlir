@@ -27,6 +27,34 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x
 
 // -----
 
+// A one-row matmul with its bias (a batch-1 classifier head): the bias keeps
+// the matmul's [1, n] (its unit row is not dropped), so the matmul template
+// schedules the group and fuses the bias, as for any M.
+// CHECK-LABEL: func.func @one_row_matmul_bias
+// CHECK: scf.forall
+// CHECK: vector.fma {{.*}} : vector<{{[0-9]+}}xf32>
+// CHECK: arith.addf {{.*}} : vector<
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @one_row_matmul_bias(%a: tensor<1x128xf32>, %b: tensor<128x1000xf32>, %bias: tensor<1000xf32>) -> tensor<1x1000xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x1000xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<1x128xf32>, tensor<128x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+    %add = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<1x1000xf32>, tensor<1000xf32>) outs(%e : tensor<1x1000xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    } -> tensor<1x1000xf32>
+    int21.yield %add : tensor<1x1000xf32>
+  } : tensor<1x1000xf32>
+  return %0 : tensor<1x1000xf32>
+}
+
+// -----
+
 // matmul + bias + relu: the consumers are fused into the matmul's thread
 // tiles (one scf.forall) and vectorized there.
 // CHECK-LABEL: func.func @matmul_bias_relu

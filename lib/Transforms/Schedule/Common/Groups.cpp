@@ -205,14 +205,36 @@ void moveReshapesOut(FusionGroupOp group) {
           return producer && producer->getParentOp() == group.getOperation();
         });
     // Around a matmul, unit dimensions of the elementwise ops go too (a
-    // bias over [m, 1, n]), so that they run over the matmul's [m, n].
-    bool aroundMatmul = llvm::any_of(
-        group.getBody().front(), [](Operation &op) {
-          return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
-        });
+    // bias over [m, 1, n]), so that they run over the matmul's [m, n]: as
+    // many as they have loops beyond the matmul's result, no more. (All of
+    // them would take the epilogue of a one-row matmul, [1, n], to [n], and
+    // no matmul template would fit the group.)
+    Operation *matmul = nullptr;
+    for (Operation &op : group.getBody().front())
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+        matmul = &op;
+        break;
+      }
     linalg::ControlDropUnitDims unitDims;
-    if (aroundMatmul)
+    if (matmul) {
+      int64_t rank =
+          cast<RankedTensorType>(matmul->getResult(0).getType()).getRank();
+      unitDims.controlFn = [rank](Operation *op) {
+        SmallVector<unsigned> dims;
+        auto generic = dyn_cast<linalg::GenericOp>(op);
+        if (!generic)
+          return dims;
+        SmallVector<int64_t> loops = generic.getStaticLoopRanges();
+        int64_t excess = static_cast<int64_t>(loops.size()) - rank;
+        for (auto [i, size] : llvm::enumerate(loops))
+          if (excess > 0 && size == 1) {
+            dims.push_back(i);
+            --excess;
+          }
+        return dims;
+      };
       linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
+    }
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
                                                          group->getContext());
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
