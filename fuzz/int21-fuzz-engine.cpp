@@ -129,9 +129,15 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
   std::string head;
   std::vector<RawSection> sections;
   llvm::StringRef bytes(reinterpret_cast<char *>(data), size);
-  if (!split(bytes, head, sections) || sections.empty())
-    return LLVMFuzzerMutate(data, size, maxSize);
   std::mt19937 rng(seed);
+  if (!split(bytes, head, sections) || sections.empty()) {
+    // No layout to keep: one byte of the header changes. (Bytes mutated
+    // anywhere would reach the code, and the next mutation would give the
+    // changed code a valid checksum: native code, outside the promise.)
+    if (size)
+      data[rng() % std::min(size, kHeaderSize)] ^= 1u << (rng() % 8);
+    return size;
+  }
   size_t budget = maxSize > size ? maxSize - size : 0;
   RawSection &pick = sections[rng() % sections.size()];
   bool isCode = pick.kind == static_cast<uint32_t>(SectionKind::Code);
@@ -160,7 +166,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
         if (!text || rng() % 2)
           text = &section;
     if (!text)
-      return LLVMFuzzerMutate(data, size, maxSize);
+      break; // The section table is all there is to change.
     mutate(text->data, text->data.size() + std::min<size_t>(budget, 256));
     break;
   }
