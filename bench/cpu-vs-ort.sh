@@ -4,7 +4,8 @@
 # counts. Also times compilation (import to engine) and engine loading.
 # Usage: bench/cpu-vs-ort.sh [RUNS=50] [THREADS="1 2"]
 # Env: INT21_BUILD_DIR (default build), INT21_BIN (the tools to time, default
-#      build/bin; skips the build), MODELS (default ../shared/models).
+#      build/bin; skips the build), MODELS (default ../shared/models),
+#      NAMES (the models of MODELS to run, default "mlp encoder resnet18").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-50}"
@@ -16,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 machine_line ""
 printf '%-9s %7s %11s %9s %11s %11s %7s\n' model threads compile_s load_ms int21_ms ort_ms ratio
-for m in mlp encoder resnet18; do
+for m in ${NAMES:-mlp encoder resnet18}; do
   start=$(date +%s%N)
   "$bin/int21-compile" "$models/$m.onnx" --no-kb --target=cpu -o "$work/$m.int21"
   end=$(date +%s%N)

@@ -76,15 +76,22 @@ LogicalResult MatchLoopSizesOp::verify() {
   return success();
 }
 
+/// The static loop sizes of `current`, when it is a structured op.
+static std::optional<SmallVector<int64_t>> loopSizesOf(Operation *current) {
+  auto op = dyn_cast<linalg::LinalgOp>(current);
+  if (!op)
+    return std::nullopt;
+  return op.getStaticLoopRanges();
+}
+
 DiagnosedSilenceableFailure
 MatchLoopSizesOp::matchOperation(Operation *current,
                                  transform::TransformResults &results,
                                  transform::TransformState &state) {
-  auto op = dyn_cast<linalg::LinalgOp>(current);
-  if (!op)
+  std::optional<SmallVector<int64_t>> sizes = loopSizesOf(current);
+  if (!sizes)
     return emitSilenceableError() << "not a structured op";
-  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  if (sizes != ArrayRef<int64_t>(getSizes()))
+  if (*sizes != ArrayRef<int64_t>(getSizes()))
     return emitSilenceableError() << "has other loop sizes";
   return DiagnosedSilenceableFailure::success();
 }
@@ -104,13 +111,12 @@ DiagnosedSilenceableFailure
 MatchShapeClassOp::matchOperation(Operation *current,
                                   transform::TransformResults &results,
                                   transform::TransformState &state) {
-  auto op = dyn_cast<linalg::LinalgOp>(current);
-  if (!op)
+  std::optional<SmallVector<int64_t>> sizes = loopSizesOf(current);
+  if (!sizes)
     return emitSilenceableError() << "not a structured op";
-  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  if (sizes.size() != getMultipleOf().size())
-    return emitSilenceableError() << "has " << sizes.size() << " loops";
-  for (auto [i, size] : llvm::enumerate(sizes))
+  if (sizes->size() != getMultipleOf().size())
+    return emitSilenceableError() << "has " << sizes->size() << " loops";
+  for (auto [i, size] : llvm::enumerate(*sizes))
     if (ShapedType::isDynamic(size) || size % getMultipleOf()[i] != 0 ||
         size < getMin()[i] || size > getMax()[i])
       return emitSilenceableError() << "loop " << i << " of size " << size
