@@ -159,10 +159,13 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
       pick.data.resize(rng() % pick.data.size());
     break;
   default: { // Text: the metadata and a GPU plan.
+    // A section of code given another kind (case 0) stays code: its
+    // bytes, which start with the ELF magic, are never mutated.
     RawSection *text = nullptr;
     for (RawSection &section : sections)
-      if (section.kind == static_cast<uint32_t>(SectionKind::Metadata) ||
-          section.kind == static_cast<uint32_t>(SectionKind::Plan))
+      if ((section.kind == static_cast<uint32_t>(SectionKind::Metadata) ||
+           section.kind == static_cast<uint32_t>(SectionKind::Plan)) &&
+          !llvm::StringRef(section.data).starts_with("\x7f" "ELF"))
         if (!text || rng() % 2)
           text = &section;
     if (!text)
