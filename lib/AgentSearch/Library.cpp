@@ -455,15 +455,18 @@ exportLibrary(MLIRContext &context, const std::vector<KnowledgeRecord> &records,
      << source << " by " << ::int21::compilerVersion() << ".\n"
      << "// Each matcher checks a fusion group's main op (kind, loop sizes, "
         "element width, body);\n"
-     << "// its action runs the schedule that won on that work, every knob "
-        "resolved.\n"
+     << "// its action runs the schedule that won on that work: the "
+        "template's\n"
+     << "// @<template>.with_knobs (at the top) with the knob values that "
+        "won.\n"
      << "// Apply: int21-opt --transform-preload-library="
         "transform-library-paths=THIS --transform-interpreter IR.mlir\n"
      << "//    or: int21-compile MODEL.onnx --target=cpu --schedules THIS -o "
         "MODEL.int21\n"
      << "module attributes {transform.with_named_sequence} {\n";
-  // The sequences the schedules share (those of the templates without
-  // knobs), first: an include's callee is looked up from the top.
+  // The sequences the schedules share (the templates with their knobs as
+  // arguments, the sequences without knobs they include), first: an
+  // include's callee is looked up from the top.
   llvm::StringMap<transform::NamedSequenceOp> actionsByName;
   bool shared = false;
   for (auto sequence : actions->getOps<transform::NamedSequenceOp>()) {
