@@ -192,6 +192,15 @@ LogicalResult checkWhatLibonnxReads(
     const onnx::ModelProto &model,
     llvm::function_ref<InFlightDiagnostic()> error);
 
+/// Gives every convolution whose weight shape the model states (an
+/// initializer, a graph input, a value_info) and which has no
+/// `kernel_shape` the one ONNX defines for it, the weight's spatial
+/// dimensions. libonnx's shape inference then checks it against the input's
+/// rank; without it, it indexes the input's shape with the weight's rank
+/// (an input of rank 2 under a 4-D weight: SIGSEGV in libonnx 1.x's
+/// convPoolShapeInference).
+void spellOutKernelShapes(onnx::ModelProto &model);
+
 /// Converts tensor data to an attribute: dense for tiny tensors and booleans,
 /// a `dense_resource` blob otherwise. `baseDir` locates external data. When
 /// `owner` keeps `tensor` alive, large raw data is shared, not copied. When

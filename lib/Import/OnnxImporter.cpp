@@ -661,6 +661,7 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
   }
   {
     TimingScope scope = phase("onnx checker and shape inference");
+    spellOutKernelShapes(model);
     if (failed(runOnnxChecks()))
       return failure();
   }

@@ -202,3 +202,62 @@ LogicalResult int21::onnx_import::checkWhatLibonnxReads(
     llvm::function_ref<InFlightDiagnostic()> error) {
   return ProtoChecker(error).checkGraph(model.graph());
 }
+
+namespace {
+/// Gives each convolution of `graph` (and of its subgraphs) whose weight
+/// shape the graph states, and which has no `kernel_shape`, the one ONNX
+/// defines for it: the weight's spatial dimensions.
+void spellOutGraphKernelShapes(onnx::GraphProto &graph) {
+  llvm::StringMap<llvm::SmallVector<int64_t>> shapes;
+  for (const onnx::TensorProto &init : graph.initializer())
+    shapes[init.name()].assign(init.dims().begin(), init.dims().end());
+  auto note = [&](const onnx::ValueInfoProto &value) {
+    if (!value.type().has_tensor_type() ||
+        !value.type().tensor_type().has_shape())
+      return;
+    llvm::SmallVector<int64_t> dims;
+    for (const onnx::TensorShapeProto::Dimension &dim :
+         value.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value())
+        return;
+      dims.push_back(dim.dim_value());
+    }
+    shapes.try_emplace(value.name(), std::move(dims));
+  };
+  for (const onnx::ValueInfoProto &value : graph.input())
+    note(value);
+  for (const onnx::ValueInfoProto &value : graph.value_info())
+    note(value);
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+      if (attr.has_g())
+        spellOutGraphKernelShapes(*attr.mutable_g());
+      for (onnx::GraphProto &sub : *attr.mutable_graphs())
+        spellOutGraphKernelShapes(sub);
+    }
+    StringRef op = node.op_type();
+    int weight = op == "QLinearConv" ? 3
+                 : (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose")
+                     ? 1
+                     : -1;
+    if (weight < 0 || node.input_size() <= weight ||
+        llvm::any_of(node.attribute(), [](const onnx::AttributeProto &attr) {
+          return attr.name() == "kernel_shape";
+        }))
+      continue;
+    auto it = shapes.find(node.input(weight));
+    if (it == shapes.end() || it->second.size() < 3)
+      continue;
+    onnx::AttributeProto *kernel = node.add_attribute();
+    kernel->set_name("kernel_shape");
+    kernel->set_type(onnx::AttributeProto::INTS);
+    for (int64_t dim : llvm::ArrayRef(it->second).drop_front(2))
+      kernel->add_ints(dim);
+  }
+}
+} // namespace
+
+void int21::onnx_import::spellOutKernelShapes(onnx::ModelProto &model) {
+  spellOutGraphKernelShapes(*model.mutable_graph());
+}
+
