@@ -630,7 +630,8 @@ FailureOr<Operation *> ResolvedScheduleWriter::add(StringRef sequence,
         b, loc, slot.type, b.getI64IntegerAttr(value)));
   auto include = transform::IncludeOp::create(
       b, loc, entry.getResultTypes(),
-      SymbolRefAttr::get(ctx, (sequence + ".with_knobs").str()),
+      SymbolRefAttr::get(transform::NamedSequenceOp(callee.sequence)
+                             .getSymNameAttr()),
       transform::FailurePropagationMode::Propagate, operands,
       /*arg_attrs=*/ArrayAttr(), /*res_attrs=*/ArrayAttr());
   ClearTagsOp::create(b, loc, group);
