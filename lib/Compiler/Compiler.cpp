@@ -168,11 +168,23 @@ auto ::int21::describeEntry(ModuleOp module) -> FailureOr<EngineMetadata> {
     meta.inputs.push_back(std::move(*spec));
   }
   for (unsigned i = 0, e = main.getNumResults(); i < e; ++i) {
-    FailureOr<TensorSpec> spec = specOf(main, main.getResultTypes()[i],
-                                        main.getResultAttrDict(i), "output", i);
+    // A result with index bounds is an index check, and checks come last.
+    DictionaryAttr attrs = main.getResultAttrDict(i);
+    bool isCheck = attrs && attrs.get(int21::kIndexBoundsAttr);
+    if (!isCheck && !meta.checks.empty())
+      return main.emitError("result ")
+             << i << " of @main is an output after an index check";
+    FailureOr<TensorSpec> spec =
+        specOf(main, main.getResultTypes()[i], attrs,
+               isCheck ? "check" : "output",
+               isCheck ? meta.checks.size() : meta.outputs.size());
     if (failed(spec))
       return failure();
-    meta.outputs.push_back(std::move(*spec));
+    if (isCheck && spec->shape != std::vector<int64_t>{2})
+      return main.emitError("index check ")
+             << i << " of @main must have 2 elements (the least and the "
+                "greatest index)";
+    (isCheck ? meta.checks : meta.outputs).push_back(std::move(*spec));
   }
   meta.compilerVersion = compilerVersion().str();
   return meta;
@@ -315,7 +327,7 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
   // @main's arguments: inputs, weights (marked int21.weight), outputs.
   unsigned numArgs = main.getNumArguments();
-  size_t numIn = meta.inputs.size(), numOut = meta.outputs.size();
+  size_t numIn = meta.inputs.size(), numOut = meta.numResultBuffers();
   // The workspace, when there is one, comes last.
   meta.workspaceSize = 0;
   unsigned numAll = numArgs;

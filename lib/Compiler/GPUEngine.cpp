@@ -204,11 +204,15 @@ LogicalResult PlanBuilder::classifyArguments() {
     meta.inputs = std::move(inputs);
     meta.outputs = std::move(outputs);
   }
-  if (numIn != meta.inputs.size() || numOut != meta.outputs.size())
-    return main.emitError("@main has ")
-           << numBuffers << " buffer arguments, expected " << meta.inputs.size()
-           << " inputs, " << meta.weights.size() << " weights and "
-           << meta.outputs.size() << " outputs";
+  if (numIn != meta.inputs.size() || numOut != meta.numResultBuffers()) {
+    InFlightDiagnostic error = main.emitError("@main has ");
+    error << numBuffers << " buffer arguments, expected " << meta.inputs.size()
+          << " inputs, " << meta.weights.size() << " weights and "
+          << meta.outputs.size() << " outputs";
+    if (!meta.checks.empty())
+      error << " and " << meta.checks.size() << " index checks";
+    return error;
+  }
   // Each argument must hold what the metadata says (element types may
   // differ in signedness only: the host form is signless).
   for (unsigned i = 0; i < numBuffers; ++i) {
@@ -218,7 +222,7 @@ LogicalResult PlanBuilder::classifyArguments() {
     auto type = cast<MemRefType>(main.getArgument(i).getType());
     const TensorSpec &spec = place.kind == BufferKind::Input
                                  ? meta.inputs[place.index]
-                                 : meta.outputs[place.index];
+                                 : meta.resultBuffer(place.index);
     FailureOr<uint64_t> reach = reachOf(type);
     std::optional<uint64_t> size =
         runtime::bufferSize(meta, place.kind, place.index);

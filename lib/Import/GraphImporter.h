@@ -30,6 +30,16 @@ public:
     constantBuilder.setInsertionPointToStart(body);
   }
 
+  /// Records `check` ([2]: the least and greatest of some indices) with
+  /// the bounds they must lie in (kIndexBoundsAttr's form); the main graph
+  /// returns the checks after its outputs.
+  void addIndexCheck(Value check, mlir::ArrayAttr bounds) {
+    indexChecks.push_back({check, bounds});
+  }
+  ArrayRef<std::pair<Value, mlir::ArrayAttr>> getIndexChecks() const {
+    return indexChecks;
+  }
+
   /// A location naming node `node` (its name, or OpType#index when unnamed).
   Location nodeLoc(const onnx::NodeProto &node, size_t index) const;
 
@@ -44,6 +54,7 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> initializers;
   llvm::StringMap<unsigned> uses;
+  SmallVector<std::pair<Value, mlir::ArrayAttr>> indexChecks;
   OpBuilder constantBuilder;
 };
 

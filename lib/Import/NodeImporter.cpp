@@ -43,29 +43,76 @@ Value NodeImporter::input(unsigned i) {
   return succeeded(v) ? *v : Value();
 }
 
-void NodeImporter::boundIndices(unsigned i, int64_t size) {
-  auto arg = dyn_cast_or_null<BlockArgument>(input(i));
-  if (!arg || size <= 0 || ShapedType::isDynamic(size) ||
-      !arg.getOwner()->isEntryBlock())
-    return;
-  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  if (!func)
-    return;
+LogicalResult NodeImporter::boundIndices(unsigned i, int64_t size) {
+  Value indices = input(i);
+  auto type = indices ? dyn_cast<RankedTensorType>(indices.getType())
+                      : RankedTensorType();
+  if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
+      size <= 0 || ShapedType::isDynamic(size))
+    return success();
+  int64_t min = -size, max = size - 1;
+
+  // Constant indices are checked now.
+  ElementsAttr constant;
+  if (matchPattern(indices, m_Constant(&constant))) {
+    DenseElementsAttr dense = toDense(constant);
+    if (!dense)
+      return success();
+    for (auto [k, value] : llvm::enumerate(dense.getValues<APInt>())) {
+      int64_t index = value.getSExtValue();
+      if (index < min || index > max)
+        return emitError() << "index " << index << " at element " << k
+                           << " of '" << node.input(i) << "' is outside ["
+                           << min << ", " << max << "]",
+               failure();
+    }
+    return success();
+  }
+
   // Its name, or that of its first output where it has none.
   std::string label = node.name().empty() && node.output_size()
                           ? node.output(0)
                           : node.name();
   std::string what = "'" + label + "' (" + opType().str() + ")";
-  SmallVector<Attribute> bounds;
-  if (auto present = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                      kIndexBoundsAttr))
-    bounds.assign(present.begin(), present.end());
-  bounds.push_back(b.getDictionaryAttr(
-      {b.getNamedAttr("min", b.getI64IntegerAttr(-size)),
-       b.getNamedAttr("max", b.getI64IntegerAttr(size - 1)),
-       b.getNamedAttr("node", b.getStringAttr(what))}));
-  func.setArgAttr(arg.getArgNumber(), kIndexBoundsAttr,
-                  b.getArrayAttr(bounds));
+  Attribute bound = b.getDictionaryAttr(
+      {b.getNamedAttr("min", b.getI64IntegerAttr(min)),
+       b.getNamedAttr("max", b.getI64IntegerAttr(max)),
+       b.getNamedAttr("node", b.getStringAttr(what))});
+
+  // Indices straight from an input of the model: the engine checks the
+  // input before it runs.
+  auto arg = dyn_cast<BlockArgument>(indices);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
+  if (func && arg.getOwner()->isEntryBlock()) {
+    SmallVector<Attribute> bounds;
+    if (auto present = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                        kIndexBoundsAttr))
+      bounds.assign(present.begin(), present.end());
+    bounds.push_back(bound);
+    func.setArgAttr(arg.getArgNumber(), kIndexBoundsAttr,
+                    b.getArrayAttr(bounds));
+    return success();
+  }
+
+  // Indices computed in the graph: their least and greatest values become
+  // an index check, a hidden result of @main the engine checks after it
+  // runs.
+  FailureOr<Value> flat = reshape(indices, {type.getNumElements()});
+  if (failed(flat))
+    return failure();
+  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({0});
+  FailureOr<Value> least = create<ReduceMinOp>(*flat, axes, b.getBoolAttr(true));
+  FailureOr<Value> greatest =
+      create<ReduceMaxOp>(*flat, axes, b.getBoolAttr(true));
+  if (failed(least) || failed(greatest))
+    return failure();
+  FailureOr<Value> check = create<ConcatOp>(ValueRange{*least, *greatest},
+                                            b.getI64IntegerAttr(0));
+  if (failed(check))
+    return failure();
+  graph.addIndexCheck(*check, b.getArrayAttr({bound}));
+  return success();
 }
 
 RankedTensorType NodeImporter::inputType(unsigned i) {

@@ -88,11 +88,14 @@ public:
   /// `axis` in [-rank, rank) as a non-negative axis.
   FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
                                    StringRef what = "axis");
-  /// Where input `i` is a graph input that this node indexes with along an
-  /// axis of `size` (> 0) elements, records on it that its values must lie
-  /// in [-size, size - 1] (kIndexBoundsAttr): engines refuse other values at
-  /// run time, naming this node. Computed indices are not checked.
-  void boundIndices(unsigned i, int64_t size);
+  /// Input `i` holds indices this node takes along an axis of `size` (> 0)
+  /// elements; they must lie in [-size, size - 1]. Constant indices are
+  /// checked now (an error names the index). On a graph input the bounds
+  /// are recorded (kIndexBoundsAttr): engines refuse other values before
+  /// they run. Indices computed in the graph get an index check (their
+  /// least and greatest values, GraphImporter::addIndexCheck): engines
+  /// refuse the run after it. Either error names this node.
+  LogicalResult boundIndices(unsigned i, int64_t size);
   /// Fails, naming `what` and the `layout` it must have (e.g. "[N, C, D...]"),
   /// when `type` has fewer than `minRank` dimensions.
   LogicalResult requireRankAtLeast(RankedTensorType type, int64_t minRank,

@@ -628,10 +628,21 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
     results.push_back(*value);
     resultTypes.push_back(actual);
   }
+  // Index checks follow the outputs (EngineMetadata::checks).
+  for (auto [check, bounds] : graphImporter.getIndexChecks()) {
+    results.push_back(check);
+    resultTypes.push_back(check.getType());
+  }
   func.setType(builder.getFunctionType(argTypes, resultTypes));
   func::ReturnOp::create(builder, modelLoc, results);
   for (auto [i, output] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "onnx.name", builder.getStringAttr(output.name()));
+  for (auto [i, check] : llvm::enumerate(graphImporter.getIndexChecks())) {
+    unsigned result = graph.output_size() + i;
+    func.setResultAttr(result, "onnx.name",
+                       builder.getStringAttr("index_check_" + Twine(i)));
+    func.setResultAttr(result, kIndexBoundsAttr, check.second);
+  }
 
   // Constants that only fed attributes (shapes, axes, bounds) are dead now.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))

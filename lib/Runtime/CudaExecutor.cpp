@@ -464,9 +464,11 @@ Error CudaExecutor::Impl::load(const EngineFile &file) {
     inputs.push_back(*p);
     inputBytes.push_back(bytes);
   }
-  for (auto [i, spec] : llvm::enumerate(meta.outputs)) {
+  // The outputs, then the index checks (EngineMetadata::checks).
+  for (size_t i = 0, e = meta.numResultBuffers(); i < e; ++i) {
     uint64_t bytes = *bufferSize(meta, BufferKind::Output, i);
-    Expected<CUdeviceptr> p = allocate(bytes, "output '" + spec.name + "'");
+    Expected<CUdeviceptr> p =
+        allocate(bytes, "output '" + meta.resultBuffer(i).name + "'");
     if (!p)
       return p.takeError();
     outputs.push_back(*p);
@@ -589,7 +591,7 @@ Error CudaExecutor::Impl::run(ArrayRef<const void *> in, ArrayRef<void *> out,
       if (Error error = check(driver.cuMemcpyDtoHAsync(out[i], outputs[i],
                                                        outputBytes[i], stream),
                               "cuMemcpyDtoHAsync",
-                              "output '" + meta.outputs[i].name + "'"))
+                              "output '" + meta.resultBuffer(i).name + "'"))
         return error;
   // A kernel that faults shows here: the error is the first one after it.
   if (Error error = check(driver.cuStreamSynchronize(stream),

@@ -327,20 +327,42 @@ Error Engine::checkInputValues(ArrayRef<const void *> inputs) const {
 
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<void *> outputs) const {
+  return runChecked(inputs, outputs, /*deviceMs=*/nullptr);
+}
+
+Error Engine::runChecked(ArrayRef<const void *> inputs,
+                         ArrayRef<void *> outputs, double *deviceMs) const {
   if (Error error = checkInputValues(inputs))
     return error;
-  if (cuda)
-    return cuda->run(inputs, outputs);
   if (outputs.size() != metadata().outputs.size())
     return engineError(name, "expected " + Twine(metadata().outputs.size()) +
                                  " outputs, got " + Twine(outputs.size()));
+  // The code writes the index checks after the outputs: [least, greatest]
+  // of each node's computed indices, 16 bytes at most.
+  SmallVector<std::array<int64_t, 2>> checkData(metadata().checks.size());
+  SmallVector<void *> results(outputs.begin(), outputs.end());
+  for (std::array<int64_t, 2> &data : checkData)
+    results.push_back(data.data());
+  if (Error error = cuda ? cuda->run(inputs, results, deviceMs)
+                         : runOnHost(inputs, results))
+    return error;
+  for (auto [check, data] : llvm::zip(metadata().checks, checkData)) {
+    std::string outside = checkComputedIndices(check, data.data());
+    if (!outside.empty())
+      return engineError(name, outside);
+  }
+  return Error::success();
+}
+
+Error Engine::runOnHost(ArrayRef<const void *> inputs,
+                        ArrayRef<void *> results) const {
   std::vector<void *> args;
-  args.reserve(inputs.size() + weightPointers.size() + outputs.size());
+  args.reserve(inputs.size() + weightPointers.size() + results.size() + 1);
   for (const void *p : inputs)
     args.push_back(const_cast<void *>(p));
   for (const void *p : weightPointers)
     args.push_back(const_cast<void *>(p));
-  for (void *p : outputs)
+  for (void *p : results)
     args.push_back(p);
   std::shared_ptr<void> workspace;
   if (uint64_t size = metadata().workspaceSize) {
@@ -409,9 +431,7 @@ Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
                                   ArrayRef<void *> outputs) const {
   if (cuda) {
     double ms = 0;
-    if (Error error = checkInputValues(inputs))
-      return std::move(error);
-    if (Error error = cuda->run(inputs, outputs, &ms))
+    if (Error error = runChecked(inputs, outputs, &ms))
       return std::move(error);
     return ms;
   }

@@ -118,13 +118,18 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
                                      raw_ostream &os) {
   std::string metaText;
   raw_string_ostream metaStream(metaText);
-  metaStream << json::Value(json::Object{
+  json::Object object{
       {"target", metadata.target},
       {"compiler_version", metadata.compilerVersion},
       {"inputs", specsToJSON(metadata.inputs)},
       {"outputs", specsToJSON(metadata.outputs)},
       {"weights", weightsToJSON(metadata.weights)},
-      {"workspace_size", static_cast<int64_t>(metadata.workspaceSize)}});
+      {"workspace_size", static_cast<int64_t>(metadata.workspaceSize)}};
+  // Written only when there are checks, so that engines without any read as
+  // they always did.
+  if (!metadata.checks.empty())
+    object["checks"] = specsToJSON(metadata.checks);
+  metaStream << json::Value(std::move(object));
   metaStream.flush();
 
   std::vector<Section> all;
@@ -171,6 +176,8 @@ std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
        << weight.offset << "\n";
   for (auto [i, spec] : llvm::enumerate(metadata.outputs))
     tensor("output", i, spec);
+  for (auto [i, spec] : llvm::enumerate(metadata.checks))
+    tensor("check", i, spec);
   os << "workspace: " << metadata.workspaceSize << " bytes\n";
   return text;
 }
@@ -223,6 +230,23 @@ std::string int21::runtime::checkIndexBounds(const TensorSpec &spec,
                 " takes")
             .str();
   }
+  return "";
+}
+
+std::string int21::runtime::checkComputedIndices(const TensorSpec &check,
+                                                 const void *data) {
+  if (check.shape != std::vector<int64_t>{2})
+    return "";
+  auto at = [&](size_t i) -> int64_t {
+    return check.dtype == DType::I32 ? static_cast<const int32_t *>(data)[i]
+                                     : static_cast<const int64_t *>(data)[i];
+  };
+  for (const IndexBounds &b : check.indexBounds)
+    for (int64_t value : {at(0), at(1)})
+      if (value < b.min || value > b.max)
+        return ("node " + b.node + " computed the index " + Twine(value) +
+                ", outside [" + Twine(b.min) + ", " + Twine(b.max) + "]")
+            .str();
   return "";
 }
 
@@ -382,6 +406,20 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
       specsFromJSON(*meta, "outputs", path);
   if (!outputs)
     return outputs.takeError();
+  // Checks are optional: only engines with computed indices have them.
+  std::vector<TensorSpec> checks;
+  if (meta->get("checks")) {
+    Expected<std::vector<TensorSpec>> read =
+        specsFromJSON(*meta, "checks", path);
+    if (!read)
+      return read.takeError();
+    checks = std::move(*read);
+    for (const TensorSpec &check : checks)
+      if (check.shape != std::vector<int64_t>{2} || check.indexBounds.empty())
+        return engineError(path, "check '" + check.name +
+                                     "' must be an i32 or i64 tensor of "
+                                     "shape [2] with index_bounds");
+  }
   // Weights are optional: an engine without any has no list.
   if (const json::Array *weights = meta->getArray("weights")) {
     for (const json::Value &value : *weights) {
@@ -409,6 +447,7 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
   }
   file.meta.inputs = std::move(*inputs);
   file.meta.outputs = std::move(*outputs);
+  file.meta.checks = std::move(checks);
   if (expectedTarget && *expectedTarget != file.meta.target)
     return engineError(path, "engine was compiled for target '" +
                                  file.meta.target + "', not for '" +

@@ -157,8 +157,9 @@ std::optional<uint64_t> int21::runtime::bufferSize(const EngineMetadata &meta,
       return tensorBytes(meta.inputs[index]);
     return std::nullopt;
   case BufferKind::Output:
-    if (index < meta.outputs.size())
-      return tensorBytes(meta.outputs[index]);
+    // The outputs, then the index checks.
+    if (index < meta.numResultBuffers())
+      return tensorBytes(meta.resultBuffer(index));
     return std::nullopt;
   case BufferKind::Weight:
     if (index < meta.weights.size())

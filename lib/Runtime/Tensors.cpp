@@ -64,7 +64,12 @@ bool int21::runtime::isFloatType(DType t) {
 Tensor int21::runtime::randomTensor(const TensorSpec &spec, std::mt19937_64 &rng) {
   Tensor t(spec.dtype, spec.shape);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> integer(0, 9);
+  // Integers in [0, 9], or fewer where a node indexes with them (the
+  // bounds hold 0: they are [-d, d - 1]).
+  int64_t top = 9;
+  for (const IndexBounds &b : spec.indexBounds)
+    top = std::max<int64_t>(0, std::min(top, b.max));
+  std::uniform_int_distribution<int> integer(0, static_cast<int>(top));
   char *p = static_cast<char *>(t.data());
   size_t size = dtypeSize(spec.dtype);
   for (int64_t i = 0, n = t.numElements(); i < n; ++i) {

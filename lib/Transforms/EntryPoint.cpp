@@ -381,7 +381,23 @@ struct SignlessSignaturePass
         }
     });
     if (bad)
-      signalPassFailure();
+      return signalPassFailure();
+    // Each result its own buffer: a value returned twice (two outputs of
+    // one value, or two index checks of the same indices) is copied for
+    // every return after the first. Bufferization would otherwise turn both
+    // into one out-parameter's allocation (it crashed doing so).
+    func.walk([&](func::ReturnOp ret) {
+      llvm::SmallPtrSet<Value, 8> returned;
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto tensor = dyn_cast<RankedTensorType>(operand.get().getType());
+        if (!tensor || returned.insert(operand.get()).second)
+          continue;
+        auto copy = bufferization::AllocTensorOp::create(
+            b, ret.getLoc(), tensor, ValueRange(), operand.get());
+        operand.set(copy);
+      }
+    });
   }
 };
 

@@ -130,6 +130,8 @@ static int printPlan(StringRef path, bool json) {
   outs() << "target: " << meta.target << "\n";
   outs() << "inputs:" << specs(meta.inputs) << "\n";
   outs() << "outputs:" << specs(meta.outputs) << "\n";
+  if (!meta.checks.empty())
+    outs() << "index checks:" << specs(meta.checks) << "\n";
   outs() << "weights:";
   for (const WeightSpec &weight : meta.weights)
     outs() << " " << weight.name << "@" << weight.offset << "+" << weight.size;

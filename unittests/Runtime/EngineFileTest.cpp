@@ -1,6 +1,7 @@
 //===- EngineFileTest.cpp - the .int21 engine format: round trip, refusals ===//
 
 #include "int21/Runtime/EngineFile.h"
+#include "int21/Runtime/Tensors.h"
 
 #include "llvm/Support/xxhash.h"
 
@@ -246,6 +247,72 @@ TEST(EngineFileTest, IndexBoundsRoundTripAndAreChecked) {
   EXPECT_NE(error.find("an index bound of 'x' needs integers min <= max"),
             std::string::npos)
       << error;
+}
+
+TEST(EngineFileTest, IndexChecksRoundTripAndAreChecked) {
+  EngineMetadata meta = sampleMetadata();
+  meta.checks.push_back(
+      {"index_check_0", DType::I64, {2}, {{-3, 2, "'rows' (Gather)"}}});
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  writeEngineFile(meta, {}, os);
+  os.flush();
+  llvm::Expected<EngineFile> file = readBytes(bytes);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_EQ(file->metadata().checks, meta.checks);
+  EXPECT_EQ(file->metadata().outputs, meta.outputs);
+  // The code writes the checks after the outputs; the ABI says so.
+  ASSERT_EQ(meta.numResultBuffers(), meta.outputs.size() + 1);
+  EXPECT_EQ(&meta.resultBuffer(meta.outputs.size()), &meta.checks[0]);
+  EXPECT_NE(abiDescriptor(meta).find("check 0: int64 [2]\nworkspace"),
+            std::string::npos)
+      << abiDescriptor(meta);
+  EngineMetadata without = meta;
+  without.checks.clear();
+  EXPECT_EQ(abiMismatch(abiDescriptor(meta), abiDescriptor(without)),
+            "the code takes check 0 (int64 [2]), the metadata describes "
+            "workspace there");
+
+  // [least, greatest] of the computed indices.
+  const TensorSpec &check = file->metadata().checks[0];
+  int64_t inside[] = {-3, 2};
+  EXPECT_EQ(checkComputedIndices(check, inside), "");
+  int64_t high[] = {0, 3};
+  EXPECT_EQ(checkComputedIndices(check, high),
+            "node 'rows' (Gather) computed the index 3, outside [-3, 2]");
+  int64_t low[] = {-4, 0};
+  EXPECT_NE(checkComputedIndices(check, low).find("the index -4"),
+            std::string::npos);
+
+  // A check that is not [2] or has no bounds is refused when read.
+  for (const char *wrong :
+       {R"("checks": [{"name": "c", "dtype": "int64", "shape": [3], )"
+        R"("index_bounds": [{"min": 0, "max": 1, "node": "n"}]}]})",
+        R"("checks": [{"name": "c", "dtype": "int64", "shape": [2]}]})"}) {
+    std::string error = errorOf(readBytes(engineWithMetadata(
+        std::string(R"({"target": "cpu:x", "compiler_version": "v", )"
+                    R"("inputs": [], "outputs": [], )") +
+        wrong)));
+    EXPECT_NE(error.find("check 'c' must be an i32 or i64 tensor of shape "
+                         "[2] with index_bounds"),
+              std::string::npos)
+        << error;
+  }
+}
+
+TEST(EngineFileTest, RandomIndicesStayWithinTheirBounds) {
+  // Random inputs (the search's, int21-run's) must pass the engine's own
+  // input check: integers a node indexes with stay within its bounds.
+  TensorSpec ids{"ids", DType::I64, {256}, {{-3, 2, "'rows' (Gather)"}}};
+  TensorSpec narrow{"pos", DType::I32, {256}, {{-1, 0, "'p' (Gather)"}}};
+  std::mt19937_64 rng(21);
+  Tensor a = randomTensor(ids, rng), b = randomTensor(narrow, rng);
+  EXPECT_EQ(checkIndexBounds(ids, a.data()), "");
+  EXPECT_EQ(checkIndexBounds(narrow, b.data()), "");
+  bool sawTwo = false;
+  for (int64_t i = 0; i < 256; ++i)
+    sawTwo |= static_cast<const int64_t *>(a.data())[i] == 2;
+  EXPECT_TRUE(sawTwo) << "the draws should span [0, 2]";
 }
 
 TEST(EngineFileTest, OpenReportsAMissingFile) {

@@ -88,7 +88,10 @@ public:
   /// Runs on caller-owned buffers, which must have the sizes the metadata
   /// gives (inputs in input order, outputs in output order). An input a node
   /// indexes with (TensorSpec::indexBounds) that holds a value outside its
-  /// bounds is an error naming the input, the value and the node.
+  /// bounds is an error naming the input, the value and the node; so is an
+  /// index a node computed in the graph outside its bounds
+  /// (EngineMetadata::checks), found after the run: the outputs are then
+  /// not valid.
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<void *> outputs) const;
   /// Runs on `inputs` (checked against the metadata: count, dtype, shape)
@@ -114,6 +117,13 @@ private:
   Engine(EngineFile file, std::string name);
   /// The input count, and each input's values within its index bounds.
   llvm::Error checkInputValues(llvm::ArrayRef<const void *> inputs) const;
+  /// `run`, with the device time of a GPU engine's plan in `deviceMs`.
+  llvm::Error runChecked(llvm::ArrayRef<const void *> inputs,
+                         llvm::ArrayRef<void *> outputs,
+                         double *deviceMs) const;
+  /// Calls the CPU code on the outputs followed by the check buffers.
+  llvm::Error runOnHost(llvm::ArrayRef<const void *> inputs,
+                        llvm::ArrayRef<void *> results) const;
 
   EngineFile file;
   std::string name;

@@ -76,6 +76,11 @@ struct TensorSpec {
 /// bounds and the node; empty when every value lies within them.
 std::string checkIndexBounds(const TensorSpec &spec, const void *data);
 
+/// The same for an index check (EngineMetadata::checks): `data` holds the
+/// least and the greatest index a node computed in the graph; the message
+/// names the node, the value and its bounds.
+std::string checkComputedIndices(const TensorSpec &check, const void *data);
+
 /// Plan: what a GPU engine runs, in order (GPUPlan.h).
 enum class SectionKind : uint32_t {
   Metadata = 1,
@@ -109,20 +114,33 @@ struct EngineMetadata {
   std::string compilerVersion;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
+  /// Index checks: for each node that indexes with indices computed in the
+  /// graph (Gather's), the least and the greatest of them ([2], the indices'
+  /// dtype) and the bounds they must lie in (TensorSpec::indexBounds). The
+  /// code writes them after the outputs; Engine::run refuses a run whose
+  /// indices fell outside, naming the node. Not outputs: callers never see
+  /// them.
+  std::vector<TensorSpec> checks;
   /// The weights in the order the code takes them (after the inputs, before
   /// the outputs). Offsets are 64-byte aligned.
   std::vector<WeightSpec> weights;
   /// Bytes of scratch memory the code needs, passed as its last argument
-  /// (after the outputs) when not zero.
+  /// (after the outputs and checks) when not zero.
   uint64_t workspaceSize = 0;
+
+  /// The buffers the code writes, in order: the outputs, then the checks.
+  size_t numResultBuffers() const { return outputs.size() + checks.size(); }
+  const TensorSpec &resultBuffer(size_t i) const {
+    return i < outputs.size() ? outputs[i] : checks[i - outputs.size()];
+  }
 };
 
 /// The symbol under which a CPU engine's code holds its ABI descriptor.
 constexpr llvm::StringLiteral kABISymbol = "int21_abi";
 
 /// The calling contract of a CPU engine's code, as text: every argument
-/// `int21_entry` takes (inputs, weights, outputs, the workspace), in order,
-/// with what the code assumes of it (dtype and shape; a weight's place in
+/// `int21_entry` takes (inputs, weights, outputs, checks, the workspace), in
+/// order, with what the code assumes of it (dtype and shape; a weight's place in
 /// the weights section; the workspace's size). The compiler stores the
 /// descriptor of the metadata it writes in the code itself (kABISymbol); the
 /// loader recomputes it from the metadata it reads and refuses an engine

@@ -116,7 +116,11 @@ def Int21SignlessSignature : Pass<"int21-signless-signature", "::mlir::func::Fun
     boundary, joined to the signless body by `tensor.bitcast`. This pass makes
     the signature signless and drops those casts, so that bufferization sees
     no bitcasts. Engines keep the original (unsigned) types in their metadata.
+    A value returned more than once is copied (`bufferization.alloc_tensor`)
+    for each return after its first, so that every result gets a buffer of
+    its own.
   }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
 def Int21PlanWorkspace : Pass<"int21-plan-workspace", "::mlir::func::FuncOp"> {

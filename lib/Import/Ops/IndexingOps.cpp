@@ -28,7 +28,8 @@ LogicalResult importGatherElements(NodeImporter &n) {
       n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
   if (failed(axis))
     return failure();
-  n.boundIndices(1, n.inputType(0).getDimSize(*axis));
+  if (failed(n.boundIndices(1, n.inputType(0).getDimSize(*axis))))
+    return failure();
   return n.setResult(n.create<GatherElementsOp>(n.input(0), n.input(1),
                                                 n.b.getI64IntegerAttr(*axis)));
 }

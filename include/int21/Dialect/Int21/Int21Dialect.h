@@ -19,7 +19,10 @@
 namespace int21 {
 /// On an argument of the imported @main: what the nodes that index with it
 /// directly (Gather's indices) require of its values, a list of
-/// {min, max, node}; it becomes the engine input's index bounds.
+/// {min, max, node}; it becomes the engine input's index bounds. On a result
+/// of @main (after the outputs) it marks an index check: the least and the
+/// greatest of indices a node computed in the graph, which the engine checks
+/// after each run (EngineMetadata::checks).
 constexpr llvm::StringLiteral kIndexBoundsAttr = "onnx.index_bounds";
 } // namespace int21
 
