@@ -53,8 +53,12 @@ build_fuzzers() {
       -DINT21_ENABLE_FUZZERS=ON -DINT21_ENABLE_PYTHON=OFF \
       -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit >/dev/null || { echo "fuzz: configuring $fuzz_build failed"; exit 1; }
   fi
+  # Every fuzz target, everything (all), or the targets named: a run of one
+  # target relinks only its own binary, so that campaigns of other targets
+  # can go on running theirs.
   local what=(--target "${targets[@]/#/int21-fuzz-}")
   [ "${1:-}" = all ] && what=()
+  [ $# -gt 0 ] && [ "$1" != all ] && what=(--target "${@/#/int21-fuzz-}")
   cmake --build "$fuzz_build" -j "$(nproc)" "${what[@]}" >"$fuzz_build/fuzz-build.log" 2>&1 ||
     { tail -30 "$fuzz_build/fuzz-build.log"; echo "fuzz: the build failed"; exit 1; }
 }
@@ -212,7 +216,7 @@ case "$1" in
   *)
     [ $# -ge 2 ] && known "$1" || usage
     t="$1" seconds="$2"; shift 2
-    build_fuzzers
+    build_fuzzers "$t"
     run "$t" "$seconds" "$@"
     ;;
 esac

@@ -335,6 +335,22 @@ std::string KnowledgeBase::defaultPath() {
   return path.str().str();
 }
 
+/// A schema version int21 can read or migrate: [0, kSchemaVersion]. A
+/// negative one was written by no int21 (migrations index by it).
+static llvm::Error checkSchemaVersion(int64_t schema, llvm::StringRef where) {
+  if (schema > KnowledgeBase::kSchemaVersion)
+    return llvm::createStringError(
+        "knowledge base '" + where + "' has schema version " +
+        std::to_string(schema) + ", newer than this int21 reads (" +
+        std::to_string(KnowledgeBase::kSchemaVersion) + ")");
+  if (schema < 0)
+    return llvm::createStringError("knowledge base '" + where +
+                                   "' has schema version " +
+                                   std::to_string(schema) +
+                                   ", which no int21 writes");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<KnowledgeBase>>
 KnowledgeBase::openForCompile(llvm::StringRef path, bool tuning) {
   std::string file = path.empty() ? defaultPath() : path.str();
@@ -425,11 +441,8 @@ KnowledgeBase::open(llvm::StringRef path, bool readOnly) {
     return llvm::createStringError(
         "'" + where +
         "' is an SQLite database but not an int21 knowledge base");
-  if (schema > kSchemaVersion)
-    return llvm::createStringError(
-        "knowledge base '" + where + "' has schema version " +
-        std::to_string(schema) + ", newer than this int21 reads (" +
-        std::to_string(kSchemaVersion) + ")");
+  if (llvm::Error error = checkSchemaVersion(schema, where))
+    return std::move(error);
   if (!readOnly) {
     if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr,
                      nullptr) != SQLITE_OK)
@@ -460,6 +473,8 @@ llvm::Error KnowledgeBase::migrate() {
     version.step();
     schema = version.integer(0);
   }
+  if (llvm::Error error = checkSchemaVersion(schema, filePath))
+    return error;
   for (int64_t v = schema; v < kSchemaVersion; ++v)
     if (sqlite3_exec(db, kMigrations[v], nullptr, nullptr, nullptr) !=
         SQLITE_OK)

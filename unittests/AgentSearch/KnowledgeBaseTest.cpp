@@ -261,6 +261,34 @@ TEST_F(KnowledgeBaseTest, ForeignAndCorruptFilesAreRefused) {
   EXPECT_NE(message.find("corrupt"), std::string::npos) << message;
 }
 
+TEST_F(KnowledgeBaseTest, SchemaVersionsNoInt21WroteAreRefused) {
+  // Found by the kb fuzzer: a negative user_version indexed the migrations
+  // out of bounds. Both ends of the range are refused, the file untouched.
+  for (int64_t version : {int64_t(-2147483646), int64_t(-1),
+                          int64_t(KnowledgeBase::kSchemaVersion + 1)}) {
+    llvm::sys::fs::remove(path);
+    {
+      std::unique_ptr<KnowledgeBase> good = open();
+      ASSERT_TRUE(good);
+      ASSERT_TRUE(bool(good->put(record("sig", 1.0))));
+    }
+    sqlite3 *db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    std::string pragma = "PRAGMA user_version=" + std::to_string(version);
+    ASSERT_EQ(sqlite3_exec(db, pragma.c_str(), nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    for (bool readOnly : {false, true}) {
+      auto kb = KnowledgeBase::open(path, readOnly);
+      ASSERT_FALSE(bool(kb)) << version;
+      std::string message = llvm::toString(kb.takeError());
+      EXPECT_NE(message.find("has schema version " + std::to_string(version)),
+                std::string::npos)
+          << message;
+    }
+  }
+}
+
 TEST_F(KnowledgeBaseTest, SchemaOneFilesGainTheThreadsOfTheirRecords) {
   // A knowledge base as schema 1 wrote it: records were not keyed by the
   // threads they were timed on (one, the search's default then).
