@@ -189,3 +189,80 @@ func.func @empty(%x: tensor<3x0x5xf32>) -> tensor<3x0x5xf32> {
   } : tensor<3x0x5xf32>
   return %0 : tensor<3x0x5xf32>
 }
+
+// -----
+
+// A depthwise 3x3 convolution (the lowering's generic: n, c, oh, ow, kh, kw)
+// with its bias, padding and ReLU6: threads over channels and rows, the
+// padding, the bias and the convolution fused into them, and a 4x16
+// register tile of one channel accumulating over the window in registers.
+// CHECK-LABEL: func.func @depthwise_bias_relu6
+// CHECK: scf.forall
+// CHECK: tensor.pad
+// CHECK: vector.transfer_read {{.*}} vector<4x16xf32>
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
+// CHECK: vector.fma {{.*}} : vector<4x16xf32>
+// CHECK: arith.minimumf {{.*}} : vector<16xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @depthwise_bias_relu6(%x: tensor<1x16x16x16xf32>, %w: tensor<16x3x3xf32>, %bias: tensor<16xf32>) -> tensor<1x16x16x16xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %six = arith.constant 6.0 : f32
+    %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%i: index, %j: index, %k: index, %l: index):
+      tensor.yield %zero : f32
+    } : tensor<1x16x16x16xf32> to tensor<1x16x18x18xf32>
+    %e = tensor.empty() : tensor<1x16x16x16xf32>
+    %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e : tensor<1x16x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<1x16x16x16xf32>
+    %conv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%padded, %w : tensor<1x16x18x18xf32>, tensor<16x3x3xf32>) outs(%b : tensor<1x16x16x16xf32>) {
+    ^bb0(%in: f32, %wt: f32, %out: f32):
+      %m = arith.mulf %in, %wt : f32
+      %a = arith.addf %out, %m : f32
+      linalg.yield %a : f32
+    } -> tensor<1x16x16x16xf32>
+    %clip = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x16x16x16xf32>) outs(%e : tensor<1x16x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %lo = arith.maximumf %in, %zero : f32
+      %hi = arith.minimumf %lo, %six : f32
+      linalg.yield %hi : f32
+    } -> tensor<1x16x16x16xf32>
+    int21.yield %clip : tensor<1x16x16x16xf32>
+  } : tensor<1x16x16x16xf32>
+  return %0 : tensor<1x16x16x16xf32>
+}
+
+// -----
+
+// A depthwise convolution of stride 2 with nothing after it: the
+// convolution is the root, threads over channels and rows all the same.
+// CHECK-LABEL: func.func @depthwise_stride2
+// CHECK: scf.forall
+// CHECK: tensor.pad
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @depthwise_stride2(%x: tensor<1x8x16x16xf32>, %w: tensor<8x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%i: index, %j: index, %k: index, %l: index):
+      tensor.yield %zero : f32
+    } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+    %e = tensor.empty() : tensor<1x8x8x8xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+    %conv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%padded, %w : tensor<1x8x18x18xf32>, tensor<8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) {
+    ^bb0(%in: f32, %wt: f32, %out: f32):
+      %m = arith.mulf %in, %wt : f32
+      %a = arith.addf %out, %m : f32
+      linalg.yield %a : f32
+    } -> tensor<1x8x8x8xf32>
+    int21.yield %conv : tensor<1x8x8x8xf32>
+  } : tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}

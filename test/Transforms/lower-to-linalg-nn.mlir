@@ -24,19 +24,34 @@ func.func @conv_bias_pads_strides(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf3
 // -----
 
 // Depthwise (group == C == F): no pad, zeros as the init, the weight drops
-// its unit dimension.
+// its unit dimension; a generic with the channels before the rows
+// (n, c, oh, ow, kh, kw), as the CPU template @cpu.depthwise_conv2d_nchw
+// tiles it. Strides and dilations scale the input's window terms.
 
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
+// CHECK-DAG: #[[WT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[IN2:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4 * 2, d3 * 2 + d5 * 2)>
 // CHECK-LABEL: func.func @conv_depthwise
 // CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<4x1x3x3xf32>)
 // CHECK-NOT: tensor.pad
 // CHECK: [[INIT:%.+]] = linalg.fill
 // CHECK: [[W3:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2], [3]] : tensor<4x1x3x3xf32> into tensor<4x3x3xf32>
-// CHECK: [[R:%.+]] = linalg.depthwise_conv_2d_nchw_chw
+// CHECK: [[R:%.+]] = linalg.generic {indexing_maps = [#[[IN]], #[[WT]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
 // CHECK-SAME: ins([[X]], [[W3]] : tensor<1x4x8x8xf32>, tensor<4x3x3xf32>) outs([[INIT]] : tensor<1x4x6x6xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
 // CHECK: return [[R]]
 func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
   %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>
+}
+
+// CHECK-LABEL: func.func @conv_depthwise_strided_dilated
+// CHECK: linalg.generic {indexing_maps = [#[[IN2]], #[[WT]], #[[OUT]]]
+func.func @conv_depthwise_strided_dilated(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %0 = int21.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 2>, group = 4 : i64} : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %0 : tensor<1x4x3x3xf32>
 }
 
 // -----

@@ -193,4 +193,20 @@ def Int21_GPUCopyThreadsOp : Op<Transform_Dialect, "int21.gpu.copy_threads", [
                        "results)";
 }
 
+def Int21_ApplyMultiplyAddToFMAPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.int21.multiply_add_to_fma",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Fuse vector multiply-adds into vector.fma";
+  let description = [{
+    Rewrites `arith.addf %acc, (arith.mulf %a, %b)` on vectors, where the
+    product has no other use, into `vector.fma %a, %b, %acc`: one fused
+    instruction instead of two (LLVM does not contract them itself). The
+    schedules of elementwise multiply-accumulate kernels (depthwise
+    convolutions) use it; the matmul templates get theirs from contractions.
+    One rounding instead of two, as the contractions give.
+  }];
+  let cppNamespace = "::int21";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // INT21_TRANSFORMS_TRANSFORMOPS

@@ -139,6 +139,41 @@ Value genericGroupedConv(OpBuilder &b, Location loc, Value input, Value weight,
       .getResult(0);
 }
 
+/// A depthwise convolution (one filter per channel) over k spatial
+/// dimensions as a generic with loops (n, c, o_1..o_k, kk_1..kk_k): the
+/// channels lead, like the NCHW output, so that the CPU template tiles
+/// channels and rows of it and of its epilogue alike. `weight` is [C, K...].
+Value genericDepthwiseConv(OpBuilder &b, Location loc, Value input,
+                           Value weight, Value init, ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  int64_t k = strides.size();
+  int64_t numDims = 2 + 2 * k;
+  AffineExpr n = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
+  SmallVector<AffineExpr> inputExprs = {n, c}, weightExprs = {c},
+                          outputExprs = {n, c};
+  for (int64_t i = 0; i < k; ++i) {
+    AffineExpr o = getAffineDimExpr(2 + i, ctx);
+    AffineExpr kk = getAffineDimExpr(2 + k + i, ctx);
+    inputExprs.push_back(o * strides[i] + kk * dilations[i]);
+    weightExprs.push_back(kk);
+    outputExprs.push_back(o);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, inputExprs, ctx),
+                                 AffineMap::get(numDims, 0, weightExprs, ctx),
+                                 AffineMap::get(numDims, 0, outputExprs, ctx)};
+  SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
+  iterators.append(k, IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{input, weight},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
+             })
+      .getResult(0);
+}
+
 /// `value` with dimension `dim` (of size G * rest) split into [G, rest].
 Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t dim,
                   int64_t groups) {
@@ -205,18 +240,17 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                    .getResults());
         return success();
       }
-      if (group == channels && filters == channels) {
-        // Depthwise: the weight [C, 1, KH, KW] drops its unit dimension.
-        auto depthwiseType = RankedTensorType::get(
-            {filters, weightType.getDimSize(2), weightType.getDimSize(3)},
-            elementType);
-        weight = reshapeTensor(rewriter, loc, weight, depthwiseType);
-        rewriter.replaceOp(op, linalg::DepthwiseConv2DNchwChwOp::create(
-                                   rewriter, loc, TypeRange{resultType},
-                                   ValueRange{input, weight}, init, attrs)
-                                   .getResults());
-        return success();
-      }
+    }
+    if (group > 1 && group == channels && filters == channels) {
+      // Depthwise: the weight [C, 1, K...] drops its unit dimension.
+      SmallVector<int64_t> depthwiseShape = {filters};
+      llvm::append_range(depthwiseShape, weightType.getShape().drop_front(2));
+      weight = reshapeTensor(
+          rewriter, loc, weight,
+          RankedTensorType::get(depthwiseShape, weightType.getElementType()));
+      rewriter.replaceOp(op, genericDepthwiseConv(rewriter, loc, input, weight,
+                                                  init, strides, dilations));
+      return success();
     }
     // Grouped: split the channel dimensions into [G, C / G].
     input = splitGroups(rewriter, loc, input, 1, group);

@@ -1,7 +1,8 @@
 //===- Plans.cpp - which CPU template schedules a fusion group ------------===//
 //
 // The CPU's default rules: a group around one matmul or convolution gets
-// that op's template (@cpu.matmul, @cpu.batch_matmul, @cpu.conv2d_nchw),
+// that op's template (@cpu.matmul, @cpu.batch_matmul, @cpu.conv2d_nchw,
+// @cpu.depthwise_conv2d_nchw),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
 // threads over its leading parallel dimensions (@cpu.outer_forall_<n>d),
 // most specific first; the knob values come from CPU/Rules.cpp.
@@ -11,6 +12,7 @@
 #include "../Common/ScheduleInternal.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace int21;
@@ -31,7 +33,8 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   linalg::LinalgOp anchor = anchors.front();
   bool matmul = isPlainMatmul(anchor);
   bool conv = isPlainConv(anchor);
-  if ((!matmul && !conv) || !hasStaticTensorLoops(anchor))
+  bool depthwise = isDepthwiseConv2d(anchor);
+  if ((!matmul && !conv && !depthwise) || !hasStaticTensorLoops(anchor))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -42,6 +45,24 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
+  if (depthwise) {
+    // [n, c, oh, ow, kh, kw]: threads over channels and output rows, the
+    // epilogue and the producers (the bias, the padding) fused into them.
+    plan.sequence = "cpu.depthwise_conv2d_nchw";
+    plan.dims = {loops[1], loops[2], loops[3]};
+    plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3]);
+    for (linalg::LinalgOp op : ops) {
+      if (op != root)
+        plan.tags.push_back({op, kFuseTag});
+      if (op != anchor)
+        plan.tags.push_back({op, kElementwiseTag});
+    }
+    // The padding of the input, so that each thread pads only its window.
+    if (auto pad = anchor.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
+      if (group->isAncestor(pad))
+        plan.tags.push_back({pad, kFuseTag});
+    return plan;
+  }
   if (conv) {
     // [n, f, oh, ow, c, kh, kw]; the elementwise ops stay separate from the
     // im2col contraction (reshapes lie between them).

@@ -146,6 +146,35 @@ Knobs schedule::cpu::conv2dKnobs(int64_t f, int64_t oh, int64_t ow,
   return knobs;
 }
 
+Knobs schedule::cpu::depthwiseKnobs(int64_t c, int64_t oh, int64_t ow) {
+  Knobs knobs;
+  // A register tile of reg_h rows x reg_w columns: the accumulators of one
+  // channel, in registers across the 3x3 (or any) window. Widths of 16 or 8
+  // lanes that divide the row: an odd width (28 lanes for 56-wide rows)
+  // made every step shuffle, 1.9x slower at 144x56x56.
+  int64_t regW = ow % 16 == 0 ? 16 : ow % 8 == 0 ? 8 : std::min<int64_t>(ow, 16);
+  int64_t regH = pickTile(oh, 1, regW <= 8 ? 8 : 4);
+  // Thread tiles of whole output planes (a thread pads its own input
+  // window, so bands of rows copy their halo rows twice) and at most 256 KiB
+  // of padded input; bands of rows only where there are too few channel
+  // tiles for the cores.
+  int64_t parH = oh;
+  int64_t planeBytes = (oh + 2) * (ow + 2) * 4;
+  int64_t parC = pickTile(c, 1, std::max<int64_t>(1, c / kMinThreadTiles));
+  parC = std::min<int64_t>(parC, std::max<int64_t>(1, (256 << 10) / planeBytes));
+  parC = pickTile(c, 1, parC);
+  int64_t tilesC = (c + parC - 1) / parC;
+  if (tilesC < kMinThreadTiles && oh >= 2 * regH)
+    parH = pickTile(oh, regH,
+                    std::max<int64_t>(regH, oh * tilesC / kMinThreadTiles));
+  knobs["par_c"] = parC;
+  knobs["par_h"] = parH;
+  knobs["reg_h"] = std::min(regH, parH);
+  knobs["reg_w"] = regW;
+  knobs["ew_vec"] = regW;
+  return knobs;
+}
+
 Knobs schedule::cpu::elementwiseKnobs(llvm::ArrayRef<int64_t> shape) {
   Knobs knobs;
   size_t rank = shape.size();
@@ -345,6 +374,60 @@ static bool convCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
   return checkRegisterTile(knobs, why);
 }
 
+// @cpu.depthwise_conv2d_nchw: dims = c, oh, ow.
+static constexpr int64_t kRegRows[] = {1, 2, 3, 4, 6, 8};
+
+static std::optional<SmallVector<int64_t>>
+depthwiseDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  auto [c, oh, ow] = std::make_tuple(dims[0], dims[1], dims[2]);
+  if (knob == "par_c")
+    return tileOptions(c, 1);
+  if (knob == "par_h")
+    return tileOptions(oh, 1);
+  if (knob == "reg_h")
+    return registerOptions(oh, kRegRows);
+  if (knob == "reg_w")
+    return registerOptions(ow, kRegN);
+  if (knob == "ew_vec")
+    return registerOptions(ow, kVectorWidths);
+  return std::nullopt;
+}
+
+static Knobs depthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return {};
+  return depthwiseKnobs(dims[0], dims[1], dims[2]);
+}
+
+static bool depthwiseCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                           std::string &why) {
+  if (knobOr0(knobs, "reg_h") > knobOr0(knobs, "par_h")) {
+    why = "register tile rows (reg_h) exceed the thread tile (par_h)";
+    return false;
+  }
+  if (knobOr0(knobs, "reg_h") * knobOr0(knobs, "reg_w") > 512) {
+    why = "the register tile (reg_h x reg_w) needs more accumulators than "
+          "there are vector registers";
+    return false;
+  }
+  return true;
+}
+
+static std::optional<int64_t> depthwiseExtent(llvm::StringRef knob,
+                                              llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  if (knob == "par_c")
+    return dims[0];
+  if (knob == "par_h" || knob == "reg_h")
+    return dims[1];
+  if (knob == "reg_w" || knob == "ew_vec")
+    return dims[2];
+  return std::nullopt;
+}
+
 // @cpu.elementwise_<rank>d: dims = the iteration space.
 static std::optional<SmallVector<int64_t>>
 elementwiseDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
@@ -432,6 +515,8 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
                                             matmulCheck, matmulExtent};
   static constexpr TemplateRules kConv = {convDefaults, convDomain, convCheck,
                                           convExtent};
+  static constexpr TemplateRules kDepthwise = {
+      depthwiseDefaults, depthwiseDomain, depthwiseCheck, depthwiseExtent};
   static constexpr TemplateRules kElementwise = {
       elementwiseDefaults, elementwiseDomain, nullptr, elementwiseExtent};
   static constexpr TemplateRules kOuterForall = {
@@ -441,6 +526,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.matmul", &kMatmul},
           {"cpu.batch_matmul", &kMatmul},
           {"cpu.conv2d_nchw", &kConv},
+          {"cpu.depthwise_conv2d_nchw", &kDepthwise},
           {"cpu.elementwise_1d", &kElementwise},
           {"cpu.elementwise_2d", &kElementwise},
           {"cpu.elementwise_3d", &kElementwise},

@@ -108,6 +108,48 @@ bool isPlainConv(Operation *op) {
                               [](int64_t d) { return d == 1; });
 }
 
+bool isDepthwiseConv2d(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 6 || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1)
+    return false;
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators = generic.getIteratorTypesArray();
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator != (i < 4 ? IteratorType::parallel : IteratorType::reduction))
+      return false;
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  MLIRContext *ctx = op->getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  if (maps[2] != AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx) ||
+      maps[1] != AffineMap::get(6, 0, {d(1), d(4), d(5)}, ctx))
+    return false;
+  AffineMap input = maps[0];
+  if (input.getNumResults() != 4 || input.getResult(0) != d(0) ||
+      input.getResult(1) != d(1))
+    return false;
+  // o * stride + k * dilation, strides and dilations positive.
+  for (unsigned i = 0; i < 2; ++i) {
+    auto sum = dyn_cast<AffineBinaryOpExpr>(input.getResult(2 + i));
+    if (!sum || sum.getKind() != AffineExprKind::Add)
+      return false;
+    auto isScaled = [&](AffineExpr e, unsigned dim) {
+      if (e == d(dim))
+        return true;
+      auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+      auto factor = mul ? dyn_cast<AffineConstantExpr>(mul.getRHS())
+                        : AffineConstantExpr();
+      return mul && mul.getKind() == AffineExprKind::Mul &&
+             mul.getLHS() == d(dim) && factor && factor.getValue() > 0;
+    };
+    // Either order: the affine simplifier may put the window term first.
+    if (!(isScaled(sum.getLHS(), 2 + i) && isScaled(sum.getRHS(), 4 + i)) &&
+        !(isScaled(sum.getRHS(), 2 + i) && isScaled(sum.getLHS(), 4 + i)))
+      return false;
+  }
+  return true;
+}
+
 void clearTags(Operation *scope) {
   scope->walk([](Operation *op) {
     for (StringRef tag : kTags)

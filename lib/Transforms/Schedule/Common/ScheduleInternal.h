@@ -92,6 +92,11 @@ linalg::LinalgOp getRoot(FusionGroupOp group);
 bool isElementwiseOver(linalg::LinalgOp op, llvm::ArrayRef<int64_t> shape);
 bool isPlainMatmul(Operation *op);
 bool isPlainConv(Operation *op);
+/// A depthwise convolution over two spatial dimensions in the form the
+/// lowering writes it: a generic with loops (n, c, oh, ow, kh, kw), input
+/// (n, c, oh * s + kh * d, ow * s + kw * d), weight (c, kh, kw), output
+/// (n, c, oh, ow).
+bool isDepthwiseConv2d(Operation *op);
 /// Moves reshapes of yielded values after the group.
 void moveYieldedReshapesOut(FusionGroupOp group);
 void clearTags(Operation *scope);
@@ -110,6 +115,7 @@ Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
 /// @cpu.conv2d_nchw: the im2col contraction of f filters over oh*ow output
 /// pixels and c*kh*kw taps, then the group's elementwise ops.
 Knobs conv2dKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps);
+Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow);
 /// @cpu.elementwise_<rank>d on an iteration space of this shape.
 Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
 /// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)

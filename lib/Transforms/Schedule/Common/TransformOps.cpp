@@ -7,7 +7,9 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 
@@ -234,6 +236,33 @@ void GPUCopyThreadsOp::getEffects(
 }
 
 namespace {
+/// addf(acc, mulf(a, b)) -> vector.fma(a, b, acc) on vectors.
+struct MultiplyAddToFMA : OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::AddFOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<VectorType>(add.getType()))
+      return failure();
+    for (unsigned i = 0; i < 2; ++i) {
+      auto mul = add->getOperand(i).getDefiningOp<arith::MulFOp>();
+      if (!mul || !mul->hasOneUse())
+        continue;
+      rewriter.replaceOpWithNewOp<vector::FMAOp>(
+          add, mul.getLhs(), mul.getRhs(), add->getOperand(1 - i));
+      rewriter.eraseOp(mul);
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void int21::ApplyMultiplyAddToFMAPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<MultiplyAddToFMA>(patterns.getContext());
+}
+
+namespace {
 class Int21TransformExtension
     : public transform::TransformDialectExtension<Int21TransformExtension> {
 public:
@@ -245,6 +274,7 @@ public:
     declareGeneratedDialect<bufferization::BufferizationDialect>();
     declareGeneratedDialect<linalg::LinalgDialect>();
     declareGeneratedDialect<tensor::TensorDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "int21/Transforms/TransformOps.cpp.inc"
