@@ -240,10 +240,15 @@ func.func @depthwise_bias_relu6(%x: tensor<1x16x16x16xf32>, %w: tensor<16x3x3xf3
 // -----
 
 // A depthwise convolution of stride 2 with nothing after it: the
-// convolution is the root, threads over channels and rows all the same.
+// convolution is the root, threads over channels and rows all the same. A
+// window step reads each row's contiguous span (15 values) and keeps every
+// second value, instead of loading them one by one.
 // CHECK-LABEL: func.func @depthwise_stride2
 // CHECK: scf.forall
 // CHECK: tensor.pad
+// CHECK: vector.transfer_read {{.*}} vector<8x15xf32>
+// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<15xf32>, vector<15xf32>
+// CHECK: vector.fma {{.*}} : vector<8x8xf32>
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall
 // CHECK: return

@@ -209,4 +209,25 @@ def Int21_ApplyMultiplyAddToFMAPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def Int21_ApplyStridedWindowsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.int21.strided_windows",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Give strided windows (convolutions of stride s) vector reads";
+  let description = [{
+    Two rewrites for a convolution tiled until its window dimensions are
+    unit and folded away, where an input's indexing map is left with
+    `d * s` (s > 1, the stride), which the vectorizer refuses:
+    - a `linalg.generic` reading such an input from a `tensor.extract_slice`
+      of unit strides reads it instead from a slice of stride `s` along
+      those dimensions, and indexes it with `d`: the generic becomes
+      elementwise and vectorizes;
+    - a `vector.transfer_read` (in bounds, at zero) of such a strided slice
+      reads the contiguous span the strided one lies in, then keeps every
+      s-th element with `vector.extract_strided_slice` (shuffles), so that
+      no element is loaded on its own.
+  }];
+  let cppNamespace = "::int21";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // INT21_TRANSFORMS_TRANSFORMOPS

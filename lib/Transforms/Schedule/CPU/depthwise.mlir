@@ -44,12 +44,16 @@ module attributes {transform.with_named_sequence} {
     }
 
     // A window step of a register tile has unit n, c, kh and kw: folded
-    // away, it reads a reg_h x reg_w box of the input (strided by the
-    // convolution's stride) and is elementwise.
+    // away, it reads a reg_h x reg_w box of the input and is elementwise;
+    // with a stride, the box is a strided slice, read as the contiguous
+    // span it lies in and shuffled.
     transform.apply_patterns to %group {
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
       transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.strided_windows
     } : !transform.any_op
     %steps = transform.structured.match interface{LinalgOp} in %group : (!transform.any_op) -> !transform.any_op
     transform.foreach %steps : !transform.any_op {
@@ -60,6 +64,7 @@ module attributes {transform.with_named_sequence} {
       }
     }
     transform.apply_patterns to %group {
+      transform.apply_patterns.int21.strided_windows
       transform.apply_patterns.int21.multiply_add_to_fma
     } : !transform.any_op
     transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
@@ -255,7 +256,168 @@ struct MultiplyAddToFMA : OpRewritePattern<arith::AddFOp> {
     return failure();
   }
 };
+/// A generic reading an input through a unit-stride slice with map results
+/// `d * s`: the slice takes stride s, the map `d`.
+struct StridedWindowSlice : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto slice = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice || !slice.hasUnitStride())
+        continue;
+      AffineMap map = maps[operand->getOperandNumber()];
+      SmallVector<int64_t> scale(map.getNumResults(), 1);
+      SmallVector<AffineExpr> exprs;
+      bool supported = true, strided = false;
+      for (auto [j, e] : llvm::enumerate(map.getResults())) {
+        if (isa<AffineDimExpr>(e)) {
+          exprs.push_back(e);
+          continue;
+        }
+        auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+        if (!mul || mul.getKind() != AffineExprKind::Mul ||
+            !isa<AffineDimExpr>(mul.getLHS()) ||
+            !isa<AffineConstantExpr>(mul.getRHS()) ||
+            cast<AffineConstantExpr>(mul.getRHS()).getValue() <= 1) {
+          supported = false;
+          break;
+        }
+        scale[j] = cast<AffineConstantExpr>(mul.getRHS()).getValue();
+        exprs.push_back(mul.getLHS());
+        strided = true;
+      }
+      if (!supported || !strided)
+        continue;
+      // The slice's result dimensions (the map's results) in its source.
+      llvm::SmallBitVector dropped = slice.getDroppedDims();
+      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+      SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+      SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+      SmallVector<int64_t> shape(slice.getType().getShape());
+      unsigned j = 0;
+      for (unsigned d = 0; d < sizes.size() && supported; ++d) {
+        if (dropped.test(d))
+          continue;
+        if (scale[j] > 1) {
+          int64_t range = ranges[cast<AffineDimExpr>(exprs[j]).getPosition()];
+          std::optional<int64_t> have = getConstantIntValue(sizes[d]);
+          if (!have || *have < (range - 1) * scale[j] + 1) {
+            supported = false;
+            break;
+          }
+          sizes[d] = rewriter.getIndexAttr(range);
+          strides[d] = rewriter.getIndexAttr(scale[j]);
+          shape[j] = range;
+        }
+        ++j;
+      }
+      if (!supported)
+        continue;
+      auto type = RankedTensorType::get(shape, slice.getType().getElementType());
+      Value stridedSlice = tensor::ExtractSliceOp::create(
+          rewriter, slice.getLoc(), type, slice.getSource(), offsets, sizes,
+          strides);
+      maps[operand->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, exprs, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(stridedSlice);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// transfer_read (in bounds, at zero, the whole slice) of a slice strided
+/// along its innermost dimension: the rows' contiguous spans, then every
+/// s-th element of each (a shuffle). Strides of outer dimensions stay in the
+/// slice: they only space the rows.
+struct StridedSliceRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto slice = read.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    VectorType vector = read.getVectorType();
+    if (!slice || !slice.getType().hasStaticShape() ||
+        vector.getShape() != slice.getType().getShape() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        read.getPermutationMap().getNumResults() != vector.getRank() ||
+        read.getMask() || !llvm::all_of(read.getInBoundsValues(), [](bool b) {
+          return b;
+        }) ||
+        !llvm::all_of(read.getIndices(),
+                      [](Value v) { return isZeroInteger(v); }))
+      return failure();
+    // The innermost dimension of the result, in the source.
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+    int innermost = static_cast<int>(sizes.size()) - 1;
+    while (innermost >= 0 && dropped.test(innermost))
+      --innermost;
+    std::optional<int64_t> step =
+        innermost >= 0 ? getConstantIntValue(strides[innermost]) : std::nullopt;
+    if (!step || *step <= 1)
+      return failure();
+    int64_t width = vector.getShape().back();
+    int64_t span = (width - 1) * *step + 1;
+    sizes[innermost] = rewriter.getIndexAttr(span);
+    strides[innermost] = rewriter.getIndexAttr(1);
+    SmallVector<int64_t> shape(vector.getShape());
+    shape.back() = span;
+    Location loc = read.getLoc();
+    Value contiguous = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(shape, vector.getElementType()),
+        slice.getSource(), slice.getMixedOffsets(), sizes, strides);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(shape.size(), zero);
+    SmallVector<bool> inBounds(shape.size(), true);
+    Value wide = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get(shape, vector.getElementType()),
+        contiguous, indices, read.getPadding(), inBounds);
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < width; ++i)
+      mask.push_back(i * *step);
+    // Row by row: vector.shuffle picks from 1-D vectors.
+    ArrayRef<int64_t> rows = vector.getShape().drop_back();
+    int64_t count = 1;
+    for (int64_t r : rows)
+      count *= r;
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, vector, rewriter.getZeroAttr(vector));
+    for (int64_t linear = 0; linear < count; ++linear) {
+      SmallVector<int64_t> position(rows.size());
+      for (int64_t d = rows.size() - 1, rest = linear; d >= 0; --d) {
+        position[d] = rest % rows[d];
+        rest /= rows[d];
+      }
+      Value row = position.empty()
+                      ? wide
+                      : vector::ExtractOp::create(rewriter, loc, wide, position)
+                            .getResult();
+      Value picked = vector::ShuffleOp::create(rewriter, loc, row, row, mask);
+      result = position.empty() ? picked
+                                : vector::InsertOp::create(rewriter, loc,
+                                                           picked, result,
+                                                           position)
+                                      .getResult();
+    }
+    rewriter.replaceOp(read, result);
+    return success();
+  }
+};
 } // namespace
+
+void int21::ApplyStridedWindowsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<StridedWindowSlice, StridedSliceRead>(patterns.getContext());
+}
 
 void int21::ApplyMultiplyAddToFMAPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
