@@ -104,22 +104,37 @@ Value convInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias) {
       AffineMap::get(type.getRank(), 0, getAffineDimExpr(1, b.getContext())));
 }
 
-/// Grouped N-D convolution as a linalg.generic over
-/// (n, g, f, o..., c, k...): input [N, G, C, D...], weight [G, F, C, K...],
-/// init [N, G, F, O...].
-Value genericGroupedConv(OpBuilder &b, Location loc, Value input, Value weight,
-                         Value init, ArrayRef<int64_t> strides,
-                         ArrayRef<int64_t> dilations) {
+/// An N-D convolution with groups as a linalg.generic, the spatial windows
+/// o * stride + k * dilation. Grouped: loops (n, g, f, o..., c, k...), input
+/// [N, G, C, D...], weight [G, F, C, K...], init [N, G, F, O...].
+/// Depthwise (one filter per channel): loops (n, c, o..., k...), input
+/// [N, C, D...], weight [C, K...], init [N, C, O...]; the channels lead,
+/// like the NCHW output, so that the CPU template
+/// (@cpu.depthwise_conv2d_nchw) tiles channels and rows of it and of its
+/// epilogue alike.
+Value genericWindowConv(OpBuilder &b, Location loc, Value input, Value weight,
+                        Value init, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> dilations, bool depthwise) {
   MLIRContext *ctx = b.getContext();
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   int64_t k = strides.size();
-  int64_t numDims = 4 + 2 * k;
-  AffineExpr n = getAffineDimExpr(0, ctx), g = getAffineDimExpr(1, ctx),
-             f = getAffineDimExpr(2, ctx), c = getAffineDimExpr(3 + k, ctx);
-  SmallVector<AffineExpr> inputExprs = {n, g, c}, weightExprs = {g, f, c},
-                          outputExprs = {n, g, f};
+  // Leading parallel loops; the reductions over the channels of a group
+  // (grouped only) and the window follow the spatial loops.
+  int64_t lead = depthwise ? 2 : 3, channels = depthwise ? 0 : 1;
+  int64_t numDims = lead + 2 * k + channels;
+  SmallVector<AffineExpr> inputExprs, weightExprs, outputExprs;
+  if (depthwise) {
+    inputExprs = {d(0), d(1)};
+    weightExprs = {d(1)};
+    outputExprs = {d(0), d(1)};
+  } else {
+    AffineExpr c = d(lead + k);
+    inputExprs = {d(0), d(1), c};
+    weightExprs = {d(1), d(2), c};
+    outputExprs = {d(0), d(1), d(2)};
+  }
   for (int64_t i = 0; i < k; ++i) {
-    AffineExpr o = getAffineDimExpr(3 + i, ctx);
-    AffineExpr kk = getAffineDimExpr(4 + k + i, ctx);
+    AffineExpr o = d(lead + i), kk = d(lead + k + channels + i);
     inputExprs.push_back(o * strides[i] + kk * dilations[i]);
     weightExprs.push_back(kk);
     outputExprs.push_back(o);
@@ -127,43 +142,8 @@ Value genericGroupedConv(OpBuilder &b, Location loc, Value input, Value weight,
   SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, inputExprs, ctx),
                                  AffineMap::get(numDims, 0, weightExprs, ctx),
                                  AffineMap::get(numDims, 0, outputExprs, ctx)};
-  SmallVector<IteratorType> iterators(3 + k, IteratorType::parallel);
-  iterators.append(1 + k, IteratorType::reduction);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{input, weight},
-             ValueRange{init}, maps, iterators,
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, l, multiplyAccumulate(nb, l, args[2], args[0], args[1]));
-             })
-      .getResult(0);
-}
-
-/// A depthwise convolution (one filter per channel) over k spatial
-/// dimensions as a generic with loops (n, c, o_1..o_k, kk_1..kk_k): the
-/// channels lead, like the NCHW output, so that the CPU template tiles
-/// channels and rows of it and of its epilogue alike. `weight` is [C, K...].
-Value genericDepthwiseConv(OpBuilder &b, Location loc, Value input,
-                           Value weight, Value init, ArrayRef<int64_t> strides,
-                           ArrayRef<int64_t> dilations) {
-  MLIRContext *ctx = b.getContext();
-  int64_t k = strides.size();
-  int64_t numDims = 2 + 2 * k;
-  AffineExpr n = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx);
-  SmallVector<AffineExpr> inputExprs = {n, c}, weightExprs = {c},
-                          outputExprs = {n, c};
-  for (int64_t i = 0; i < k; ++i) {
-    AffineExpr o = getAffineDimExpr(2 + i, ctx);
-    AffineExpr kk = getAffineDimExpr(2 + k + i, ctx);
-    inputExprs.push_back(o * strides[i] + kk * dilations[i]);
-    weightExprs.push_back(kk);
-    outputExprs.push_back(o);
-  }
-  SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, inputExprs, ctx),
-                                 AffineMap::get(numDims, 0, weightExprs, ctx),
-                                 AffineMap::get(numDims, 0, outputExprs, ctx)};
-  SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
-  iterators.append(k, IteratorType::reduction);
+  SmallVector<IteratorType> iterators(lead + k, IteratorType::parallel);
+  iterators.append(channels + k, IteratorType::reduction);
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{input, weight},
              ValueRange{init}, maps, iterators,
@@ -248,8 +228,9 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
       weight = reshapeTensor(
           rewriter, loc, weight,
           RankedTensorType::get(depthwiseShape, weightType.getElementType()));
-      rewriter.replaceOp(op, genericDepthwiseConv(rewriter, loc, input, weight,
-                                                  init, strides, dilations));
+      rewriter.replaceOp(op, genericWindowConv(rewriter, loc, input, weight,
+                                               init, strides, dilations,
+                                               /*depthwise=*/true));
       return success();
     }
     // Grouped: split the channel dimensions into [G, C / G].
@@ -261,8 +242,9 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                               ValueRange{input, weight}, init,
                               windowAttrs(rewriter, strides, dilations))
                               .getResult(0)
-                        : genericGroupedConv(rewriter, loc, input, weight, init,
-                                             strides, dilations);
+                        : genericWindowConv(rewriter, loc, input, weight, init,
+                                            strides, dilations,
+                                            /*depthwise=*/false);
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, conv, resultType));
     return success();
   }
@@ -353,10 +335,10 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
         adaptor.getWeight(), AffineMap::get(k + 3, 0, weightExprs, ctx));
 
     Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
-    Value conv = genericGroupedConv(
+    Value conv = genericWindowConv(
         rewriter, loc, splitGroups(rewriter, loc, input, 1, group), weight,
         splitGroups(rewriter, loc, init, 1, group), SmallVector<int64_t>(k, 1),
-        dilations);
+        dilations, /*depthwise=*/false);
     rewriter.replaceOp(op, reshapeTensor(rewriter, loc, conv, resultType));
     return success();
   }
