@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import int21
-from conftest import tiny_model
+from conftest import ROOT, tiny_model
 
 
 def test_compile_error_carries_the_diagnostics():
@@ -109,3 +109,19 @@ def test_engine_for_another_cpu_is_kept_but_not_run(tmp_path):
         engine.run({"x": np.ones((3, 4), np.float32)})
     engine.save(tmp_path / "other.int21")
     assert int21.Engine.load(tmp_path / "other.int21").target == target
+
+
+def test_computed_indices_out_of_range_raise_engine_error():
+    # Gather indices computed in the graph (ids + 1) are checked after the
+    # run, naming the node; the check is not an output.
+    engine = int21.compile(ROOT / "test" / "Runtime" / "Inputs" /
+                           "gather-computed.onnxtext")
+    assert [o.name for o in engine.outputs] == ["rows", "picked"]
+    pos = np.zeros((2, 2), np.int32)
+    with pytest.raises(int21.EngineError,
+                       match=r"node 'rows' \(Gather\) computed the index "
+                             r"1000001, outside \[-3, 2\]"):
+        engine.run({"ids": np.array([0, 1, 2, 1000000], np.int64), "pos": pos})
+    out = engine.run({"ids": np.array([0, 1, -1, -4], np.int64), "pos": pos})
+    assert sorted(out) == ["picked", "rows"]
+    np.testing.assert_array_equal(out["rows"], [[3, 4], [5, 6], [1, 2], [1, 2]])
