@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <string>
+#include <tuple>
 
 using namespace mlir;
 using namespace int21;
@@ -180,6 +181,56 @@ TEST(TemplateRegistryTest, ReadsKnobsFromTheTemplates) {
 
 // A proposal for some work (a library record, an agent's) is checked against
 // the domains of that work; a tile above the dimension it tiles is one tile.
+// Depthwise convolutions of the shapes real models have, and odd ones: the
+// group gets @cpu.depthwise_conv2d_nchw over (c, oh, ow), and its default
+// point is plausible (in every domain, register tile within the thread
+// tile and the registers).
+TEST_F(MatmulChoicesTest, DepthwiseDefaultsArePlausible) {
+  for (auto [c, size, stride] :
+       {std::tuple{32, 112, 1}, {96, 112, 2}, {144, 56, 1}, {960, 7, 1},
+        {100, 20, 1}, {70, 13, 2}, {24, 20, 1}}) {
+    int64_t out = (size + 2 - 3) / stride + 1, in = size + 2;
+    std::string text = R"mlir(
+      func.func @f(%x: tensor<1x{0}x{1}x{1}xf32>, %w: tensor<{0}x3x3xf32>) -> tensor<1x{0}x{2}x{2}xf32> {
+        %0 = int21.fusion_group {
+          %z = arith.constant 0.0 : f32
+          %e = tensor.empty() : tensor<1x{0}x{2}x{2}xf32>
+          %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x{0}x{2}x{2}xf32>) -> tensor<1x{0}x{2}x{2}xf32>
+          %c = linalg.generic {indexing_maps = [
+              affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * {3} + d4, d3 * {3} + d5)>,
+              affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>,
+              affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>],
+              iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+              ins(%x, %w : tensor<1x{0}x{1}x{1}xf32>, tensor<{0}x3x3xf32>) outs(%f : tensor<1x{0}x{2}x{2}xf32>) {
+          ^bb0(%a: f32, %b: f32, %o: f32):
+            %m = arith.mulf %a, %b : f32
+            %s = arith.addf %o, %m : f32
+            linalg.yield %s : f32
+          } -> tensor<1x{0}x{2}x{2}xf32>
+          int21.yield %c : tensor<1x{0}x{2}x{2}xf32>
+        } : tensor<1x{0}x{2}x{2}xf32>
+        return %0 : tensor<1x{0}x{2}x{2}xf32>
+      })mlir";
+    for (auto [token, value] : {std::pair{"{0}", c}, {"{1}", in}, {"{2}", out},
+                                {"{3}", stride}})
+      for (size_t at; (at = text.find(token)) != std::string::npos;)
+        text.replace(at, 3, std::to_string(value));
+    module = parseSourceString<ModuleOp>(text, &context);
+    ASSERT_TRUE(module) << c << "x" << size;
+    FusionGroupOp group;
+    module->walk([&](FusionGroupOp op) { group = op; });
+    llvm::SmallVector<schedule::ScheduleChoice> choices =
+        schedule::getScheduleChoices(group);
+    ASSERT_FALSE(choices.empty());
+    const schedule::ScheduleChoice &choice = choices.front();
+    EXPECT_EQ(choice.sequence, "cpu.depthwise_conv2d_nchw") << c << "x" << size;
+    EXPECT_EQ(choice.dims, (llvm::SmallVector<int64_t>{c, out, out}));
+    std::string why;
+    EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why))
+        << c << "x" << size << " stride " << stride << ": " << why;
+  }
+}
+
 TEST(TemplateRegistryTest, ProposalsAreCheckedAgainstTheWork) {
   std::string error;
   schedule::Knobs knobs;
