@@ -201,7 +201,28 @@ LogicalResult ModelImporter::checkOpset() {
     return error() << "the model imports no opset of the default ONNX domain";
   if (opset >= 1 && opset < kMinOpset) {
     // Older models are upgraded by libonnx's version converter, so that the
-    // handlers only meet opsets 7 and later.
+    // handlers only meet opsets 7 and later. Its adapters index a node's
+    // inputs as the schema has them (an Add with one input crashed it):
+    // the counts are checked first, against the model's own opset.
+    for (const onnx::NodeProto &node : model.graph().node()) {
+      if (!node.domain().empty() && node.domain() != "ai.onnx")
+        continue;
+      const onnx::OpSchema *schema =
+          onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
+      if (!schema)
+        continue;
+      int inputs = node.input_size(), outputs = node.output_size();
+      if (inputs < schema->min_input() || inputs > schema->max_input() ||
+          outputs < schema->min_output() || outputs > schema->max_output())
+        return error() << "node '"
+                       << (node.name().empty() ? node.op_type() : node.name())
+                       << "' (" << node.op_type() << ") has " << inputs
+                       << " inputs and " << outputs << " outputs; at opset "
+                       << opset << " it takes " << schema->min_input() << " to "
+                       << schema->max_input() << " inputs and "
+                       << schema->min_output() << " to "
+                       << schema->max_output() << " outputs";
+    }
     try {
       // The converter's adapters need the shapes of intermediate values.
       onnx::shape_inference::InferShapes(model);
