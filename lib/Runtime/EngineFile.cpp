@@ -211,6 +211,12 @@ std::string int21::runtime::abiMismatch(StringRef code, StringRef metadata) {
   return "";
 }
 
+/// Element `i` of an i32 or i64 index tensor.
+static int64_t indexAt(const TensorSpec &spec, const void *data, uint64_t i) {
+  return spec.dtype == DType::I32 ? static_cast<const int32_t *>(data)[i]
+                                  : static_cast<const int64_t *>(data)[i];
+}
+
 std::string int21::runtime::checkIndexBounds(const TensorSpec &spec,
                                              const void *data) {
   if (spec.indexBounds.empty())
@@ -219,9 +225,7 @@ std::string int21::runtime::checkIndexBounds(const TensorSpec &spec,
   for (int64_t dim : spec.shape)
     count *= static_cast<uint64_t>(dim);
   for (uint64_t i = 0; i < count; ++i) {
-    int64_t value = spec.dtype == DType::I32
-                        ? static_cast<const int32_t *>(data)[i]
-                        : static_cast<const int64_t *>(data)[i];
+    int64_t value = indexAt(spec, data, i);
     for (const IndexBounds &b : spec.indexBounds)
       if (value < b.min || value > b.max)
         return ("input '" + spec.name + "' holds " + Twine(value) +
@@ -237,12 +241,8 @@ std::string int21::runtime::checkComputedIndices(const TensorSpec &check,
                                                  const void *data) {
   if (check.shape != std::vector<int64_t>{2})
     return "";
-  auto at = [&](size_t i) -> int64_t {
-    return check.dtype == DType::I32 ? static_cast<const int32_t *>(data)[i]
-                                     : static_cast<const int64_t *>(data)[i];
-  };
   for (const IndexBounds &b : check.indexBounds)
-    for (int64_t value : {at(0), at(1)})
+    for (int64_t value : {indexAt(check, data, 0), indexAt(check, data, 1)})
       if (value < b.min || value > b.max)
         return ("node " + b.node + " computed the index " + Twine(value) +
                 ", outside [" + Twine(b.min) + ", " + Twine(b.max) + "]")
