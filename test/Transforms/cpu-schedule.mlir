@@ -199,6 +199,12 @@ func.func @empty(%x: tensor<3x0x5xf32>) -> tensor<3x0x5xf32> {
 // CHECK-LABEL: func.func @depthwise_bias_relu6
 // CHECK: scf.forall
 // CHECK: tensor.pad
+// The padded window goes back to the full rank as a view, not a copy.
+// CHECK-NEXT: ^bb
+// CHECK-NEXT: tensor.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tensor.expand_shape %padded
+// CHECK-NOT: tensor.insert_slice %padded
 // CHECK: vector.transfer_read {{.*}} vector<4x16xf32>
 // CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
 // CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
@@ -246,6 +252,8 @@ func.func @depthwise_bias_relu6(%x: tensor<1x16x16x16xf32>, %w: tensor<16x3x3xf3
 // CHECK-LABEL: func.func @depthwise_stride2
 // CHECK: scf.forall
 // CHECK: tensor.pad
+// CHECK: tensor.expand_shape %padded
+// CHECK-NOT: tensor.insert_slice %padded
 // CHECK: vector.transfer_read {{.*}} vector<8x15xf32>
 // CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<15xf32>, vector<15xf32>
 // CHECK: vector.fma {{.*}} : vector<8x8xf32>

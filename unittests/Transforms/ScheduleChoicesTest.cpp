@@ -224,7 +224,10 @@ TEST_F(MatmulChoicesTest, DepthwiseDefaultsArePlausible) {
     ASSERT_FALSE(choices.empty());
     const schedule::ScheduleChoice &choice = choices.front();
     EXPECT_EQ(choice.sequence, "cpu.depthwise_conv2d_nchw") << c << "x" << size;
-    EXPECT_EQ(choice.dims, (llvm::SmallVector<int64_t>{c, out, out}));
+    EXPECT_EQ(choice.dims, (llvm::SmallVector<int64_t>{c, out, out, in, in}));
+    // The padded input planes of a thread tile stay in the L2 cache.
+    EXPECT_LE(choice.defaults.lookup("par_c") * in * in * 4, 128 << 10)
+        << c << "x" << size << " stride " << stride;
     std::string why;
     EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why))
         << c << "x" << size << " stride " << stride << ": " << why;

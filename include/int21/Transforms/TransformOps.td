@@ -230,4 +230,23 @@ def Int21_ApplyStridedWindowsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def Int21_ApplyRankExpandingInsertsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.int21.rank_expanding_inserts",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Turn whole inserts into a tensor.empty that only add unit "
+                "dimensions into tensor.expand_shape";
+  let description = [{
+    `tensor.insert_slice %src into %empty` (a `tensor.empty`), at offsets 0
+    with unit strides, whose sizes are the whole of the destination and
+    whose source is the destination with some unit dimensions dropped, is
+    `tensor.expand_shape %src`: a view of the source once bufferized, where
+    the insert is a copy of it. Dropping unit dimensions by slices
+    (`linalg.fold_unit_extent_dims_via_slices`) writes a rank-reduced
+    `tensor.pad` back this way; the copy it costs is as large as the padded
+    input of each thread tile.
+  }];
+  let cppNamespace = "::int21";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // INT21_TRANSFORMS_TRANSFORMOPS

@@ -48,9 +48,14 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   if (depthwise) {
     // [n, c, oh, ow, kh, kw]: threads over channels and output rows, the
     // epilogue and the producers (the bias, the padding) fused into them.
+    // The dims: c, oh, ow, and the padded input's ih, iw (the plane a
+    // thread pads and reads, 4x the output's at stride 2).
+    auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
     plan.sequence = "cpu.depthwise_conv2d_nchw";
-    plan.dims = {loops[1], loops[2], loops[3]};
-    plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3]);
+    plan.dims = {loops[1], loops[2], loops[3], inType.getDimSize(2),
+                 inType.getDimSize(3)};
+    plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3],
+                                inType.getDimSize(2), inType.getDimSize(3));
     for (linalg::LinalgOp op : ops) {
       if (op != root)
         plan.tags.push_back({op, kFuseTag});

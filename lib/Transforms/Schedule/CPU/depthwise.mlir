@@ -52,6 +52,11 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    // The padding, rank-reduced by the same folding, is written back into a
+    // tensor of the full rank as a view, not copied.
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.rank_expanding_inserts
+    } : !transform.any_op
     transform.apply_patterns to %group {
       transform.apply_patterns.int21.strided_windows
     } : !transform.any_op

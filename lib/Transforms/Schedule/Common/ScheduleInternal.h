@@ -115,7 +115,8 @@ Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
 /// @cpu.conv2d_nchw: the im2col contraction of f filters over oh*ow output
 /// pixels and c*kh*kw taps, then the group's elementwise ops.
 Knobs conv2dKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps);
-Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow);
+Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
+                     int64_t iw);
 /// @cpu.elementwise_<rank>d on an iteration space of this shape.
 Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
 /// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -412,11 +413,47 @@ struct StridedSliceRead : OpRewritePattern<vector::TransferReadOp> {
     return success();
   }
 };
+/// insert_slice(src into tensor.empty), whole and adding only unit
+/// dimensions -> expand_shape(src).
+struct RankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType srcType = insert.getSourceType();
+    RankedTensorType destType = insert.getDestType();
+    if (!insert.getDest().getDefiningOp<tensor::EmptyOp>() ||
+        srcType.getRank() >= destType.getRank() ||
+        !srcType.hasStaticShape() || !destType.hasStaticShape() ||
+        !insert.hasUnitStride() ||
+        !llvm::all_of(insert.getMixedOffsets(),
+                      [](OpFoldResult o) { return isZeroInteger(o); }))
+      return failure();
+    SmallVector<int64_t> sizes(insert.getStaticSizes());
+    if (ArrayRef<int64_t>(sizes) != destType.getShape())
+      return failure();
+    // The source is the destination without some unit dimensions (the
+    // verifier's rank reduction): the elements are in the same order,
+    // whichever units it dropped.
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForCollapse(destType.getShape(),
+                                           srcType.getShape());
+    if (!groups)
+      return failure();
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        insert, destType, insert.getSource(), *groups);
+    return success();
+  }
+};
 } // namespace
 
 void int21::ApplyStridedWindowsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   patterns.add<StridedWindowSlice, StridedSliceRead>(patterns.getContext());
+}
+
+void int21::ApplyRankExpandingInsertsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RankExpandingInsert>(patterns.getContext());
 }
 
 void int21::ApplyMultiplyAddToFMAPatternsOp::populatePatterns(

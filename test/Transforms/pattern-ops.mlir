@@ -1,0 +1,84 @@
+// int21's transform pattern ops, each on the IR it rewrites and on IR it
+// must leave alone.
+// RUN: int21-opt %s --split-input-file --transform-interpreter | FileCheck %s
+
+// apply_patterns.int21.rank_expanding_inserts: a whole insert into a
+// tensor.empty that only adds unit dimensions is an expand_shape (a view);
+// one at an offset, one that covers part of its destination and one into a
+// tensor that is not empty stay inserts.
+
+// CHECK-LABEL: func.func @whole_insert_into_empty
+// CHECK-NEXT: %[[E:.*]] = tensor.expand_shape %arg0 {{\[}}[0, 1], [2], [3]] output_shape [1, 18, 57, 57] : tensor<18x57x57xf32> into tensor<1x18x57x57xf32>
+// CHECK-NEXT: %[[F:.*]] = tensor.expand_shape %arg1 {{\[}}[0, 1, 2]] output_shape [1, 8, 1] : tensor<8xf32> into tensor<1x8x1xf32>
+// CHECK-NEXT: return %[[E]], %[[F]]
+func.func @whole_insert_into_empty(%x: tensor<18x57x57xf32>, %y: tensor<8xf32>)
+    -> (tensor<1x18x57x57xf32>, tensor<1x8x1xf32>) {
+  %e = tensor.empty() : tensor<1x18x57x57xf32>
+  %0 = tensor.insert_slice %x into %e[0, 0, 0, 0] [1, 18, 57, 57] [1, 1, 1, 1]
+      : tensor<18x57x57xf32> into tensor<1x18x57x57xf32>
+  %f = tensor.empty() : tensor<1x8x1xf32>
+  %1 = tensor.insert_slice %y into %f[0, 0, 0] [1, 8, 1] [1, 1, 1]
+      : tensor<8xf32> into tensor<1x8x1xf32>
+  return %0, %1 : tensor<1x18x57x57xf32>, tensor<1x8x1xf32>
+}
+
+// CHECK-LABEL: func.func @other_inserts
+// CHECK-NOT: tensor.expand_shape
+// CHECK-COUNT-3: tensor.insert_slice
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return
+func.func @other_inserts(%x: tensor<18x57xf32>, %d: tensor<2x18x57xf32>)
+    -> (tensor<2x18x57xf32>, tensor<2x18x57xf32>, tensor<1x18x60xf32>) {
+  %e = tensor.empty() : tensor<2x18x57xf32>
+  %0 = tensor.insert_slice %x into %e[1, 0, 0] [1, 18, 57] [1, 1, 1]
+      : tensor<18x57xf32> into tensor<2x18x57xf32>
+  %1 = tensor.insert_slice %x into %d[0, 0, 0] [1, 18, 57] [1, 1, 1]
+      : tensor<18x57xf32> into tensor<2x18x57xf32>
+  %w = tensor.empty() : tensor<1x18x60xf32>
+  %2 = tensor.insert_slice %x into %w[0, 0, 0] [1, 18, 57] [1, 1, 1]
+      : tensor<18x57xf32> into tensor<1x18x60xf32>
+  return %0, %1, %2 : tensor<2x18x57xf32>, tensor<2x18x57xf32>, tensor<1x18x60xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.int21.rank_expanding_inserts
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// apply_patterns.int21.multiply_add_to_fma: a vector multiply whose only
+// use is an add becomes one vector.fma; a shared product and scalars stay.
+
+// CHECK-LABEL: func.func @fma
+// CHECK-NEXT: %[[A:.*]] = vector.fma %arg0, %arg1, %arg2 : vector<16xf32>
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %arg0, %arg2
+// CHECK-NEXT: %[[B:.*]] = arith.addf %[[M]], %arg1
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %arg3, %arg3 : f32
+// CHECK-NEXT: %[[T:.*]] = arith.addf %[[S]], %arg3 : f32
+// CHECK-NEXT: return %[[A]], %[[B]], %[[M]], %[[T]]
+func.func @fma(%a: vector<16xf32>, %b: vector<16xf32>, %c: vector<16xf32>, %s: f32)
+    -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, f32) {
+  %0 = arith.mulf %a, %b : vector<16xf32>
+  %1 = arith.addf %c, %0 : vector<16xf32>
+  %2 = arith.mulf %a, %c : vector<16xf32>
+  %3 = arith.addf %2, %b : vector<16xf32>
+  %4 = arith.mulf %s, %s : f32
+  %5 = arith.addf %4, %s : f32
+  return %1, %3, %2, %5 : vector<16xf32>, vector<16xf32>, vector<16xf32>, f32
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.int21.multiply_add_to_fma
+    } : !transform.any_op
+    transform.yield
+  }
+}
