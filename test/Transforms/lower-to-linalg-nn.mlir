@@ -314,3 +314,51 @@ func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
   %0 = int21.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<2x3xui8>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }
+
+// -----
+
+// A pointwise convolution (1x1, stride 1, no padding, one group) of one
+// image is a matmul of the weight [F, C] by the input viewed as [C, H*W],
+// from the broadcast bias; its epilogue (ReLU, residual add) is rewritten
+// on [F, H*W] and the reshape back to NCHW moved after it, the group's
+// last op.
+// CHECK-LABEL: func.func @pointwise_conv
+// CHECK-SAME: ([[X:%.+]]: tensor<1x8x4x6xf32>, [[W:%.+]]: tensor<16x8x1x1xf32>, [[B:%.+]]: tensor<16xf32>, [[R:%.+]]: tensor<1x16x4x6xf32>)
+// CHECK: int21.fusion_group {
+// CHECK-DAG: [[XM:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x4x6xf32> into tensor<8x24xf32>
+// CHECK-DAG: [[WM:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2, 3]] : tensor<16x8x1x1xf32> into tensor<16x8xf32>
+// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[B]] : tensor<16xf32>) outs({{.*}} : tensor<16x24xf32>)
+// CHECK: [[MM:%.+]] = linalg.matmul ins([[WM]], [[XM]] : tensor<16x8xf32>, tensor<8x24xf32>) outs([[INIT]] : tensor<16x24xf32>)
+// CHECK: [[RELU:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[MM]] : tensor<16x24xf32>)
+// CHECK: [[RM:%.+]] = tensor.collapse_shape [[R]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x4x6xf32> into tensor<16x24xf32>
+// CHECK: [[SUM:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[RELU]], [[RM]] : tensor<16x24xf32>, tensor<16x24xf32>)
+// CHECK-NEXT: ^bb
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: [[OUT:%.+]] = tensor.expand_shape [[SUM]] {{\[}}[0, 1], [2, 3]] output_shape [1, 16, 4, 6] : tensor<16x24xf32> into tensor<1x16x4x6xf32>
+// CHECK-NEXT: int21.yield [[OUT]]
+func.func @pointwise_conv(%x: tensor<1x8x4x6xf32>, %w: tensor<16x8x1x1xf32>, %b: tensor<16xf32>, %r: tensor<1x16x4x6xf32>) -> tensor<1x16x4x6xf32> {
+  %0 = int21.fusion_group {
+    %1 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x4x6xf32>, tensor<16x8x1x1xf32>, tensor<16xf32>) -> tensor<1x16x4x6xf32>
+    %2 = int21.relu %1 : tensor<1x16x4x6xf32>
+    %3 = int21.add %2, %r : (tensor<1x16x4x6xf32>, tensor<1x16x4x6xf32>) -> tensor<1x16x4x6xf32>
+    int21.yield %3 : tensor<1x16x4x6xf32>
+  } : tensor<1x16x4x6xf32>
+  return %0 : tensor<1x16x4x6xf32>
+}
+
+// -----
+
+// Other 1x1 convolutions stay convolutions: strided, padded, of a batch of
+// two images (the weight would be shared by the images of a batch matmul).
+// CHECK-LABEL: func.func @not_pointwise
+// CHECK-NOT: linalg.matmul
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.matmul
+func.func @not_pointwise(%x: tensor<1x8x4x6xf32>, %w: tensor<16x8x1x1xf32>, %y: tensor<2x8x4x6xf32>) -> (tensor<1x16x2x3xf32>, tensor<1x16x6x8xf32>, tensor<2x16x4x6xf32>) {
+  %0 = int21.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x4x6xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x2x3xf32>
+  %1 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x4x6xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x8xf32>
+  %2 = int21.conv %y, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<2x8x4x6xf32>, tensor<16x8x1x1xf32>) -> tensor<2x16x4x6xf32>
+  return %0, %1, %2 : tensor<1x16x2x3xf32>, tensor<1x16x6x8xf32>, tensor<2x16x4x6xf32>
+}

@@ -234,6 +234,31 @@ TEST_F(MatmulChoicesTest, DepthwiseDefaultsArePlausible) {
   }
 }
 
+// The default matmul tiles of the shapes pointwise convolutions give
+// (M filters x N pixels): thread tiles that divide M (a partial one leaves
+// its register tiles dynamic, and scalar), register tiles of 16 or 32 lanes
+// that leave at most one vector of N over (an odd width makes LLVM shuffle
+// the accumulators), and a short N in one thread tile.
+TEST_F(MatmulChoicesTest, PointwiseShapesGetStaticThreadAndVectorTiles) {
+  for (auto [m, n, k] :
+       {std::tuple{58, 784, 58}, {58, 99, 58}, {960, 49, 160}, {24, 3136, 144},
+        {116, 196, 116}, {1000, 1, 1280}, {102, 196, 17}, {40, 20, 8}}) {
+    schedule::ScheduleChoice choice = matmulChoice(m, n, k);
+    const schedule::Knobs &knobs = choice.defaults;
+    std::string what = std::to_string(m) + "x" + std::to_string(n) + "x" +
+                       std::to_string(k);
+    EXPECT_EQ(m % knobs.lookup("par_m"), 0) << what;
+    int64_t regN = knobs.lookup("reg_n");
+    EXPECT_TRUE(regN == 16 || regN == 32 || regN == n) << what;
+    EXPECT_LE(n % regN, 16) << what;
+    if (n <= 512 && n % regN != 0)
+      EXPECT_EQ(knobs.lookup("par_n"), n) << what;
+    std::string why;
+    EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why))
+        << what << ": " << why;
+  }
+}
+
 TEST(TemplateRegistryTest, ProposalsAreCheckedAgainstTheWork) {
   std::string error;
   schedule::Knobs knobs;

@@ -4,6 +4,8 @@
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -192,8 +194,80 @@ struct LowerToLinalgPass
     populateResamplingLoweringPatterns(converter, patterns);
     populateScanLoweringPatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
       signalPassFailure();
+      return;
+    }
+    if (failed(moveMatmulReshapesPastEpilogues()))
+      signalPassFailure();
+  }
+
+  /// A matmul whose result is reshaped (a pointwise convolution's [F, H*W]
+  /// expanded back to NCHW) is followed by elementwise ops on the expanded
+  /// shape (its bias, activation, residual add): each such op is rewritten
+  /// on the collapsed shape and the reshape moved after it, so that the
+  /// matmul templates find the epilogue over their own iteration space and
+  /// fuse it into their thread tiles.
+  LogicalResult moveMatmulReshapesPastEpilogues() {
+    std::function<bool(Value, unsigned)> fromMatmul = [&](Value value,
+                                                          unsigned depth) {
+      Operation *def = value.getDefiningOp();
+      if (!def || depth > 16)
+        return false;
+      if (isa<linalg::MatmulOp>(def))
+        return true;
+      auto generic = dyn_cast<linalg::GenericOp>(def);
+      if (!generic || generic.getNumParallelLoops() != generic.getNumLoops())
+        return false;
+      return llvm::any_of(generic.getDpsInputs(), [&](Value input) {
+        return fromMatmul(input, depth + 1);
+      });
+    };
+    linalg::ControlFusionFn control = [&](OpOperand *operand) {
+      auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      return generic && expand &&
+             generic.getNumParallelLoops() == generic.getNumLoops() &&
+             generic->getParentOp() == expand->getParentOp() &&
+             fromMatmul(expand.getSrc(), 0);
+    };
+    // Only the groups that have such a reshape, and nothing else rewritten
+    // but the reshapes that cancel out (collapse(expand(x)) folds to x): no
+    // constants moved, no regions simplified.
+    SmallVector<Operation *> groups;
+    getOperation().walk([&](FusionGroupOp group) {
+      bool reshaped = false;
+      group.walk([&](tensor::ExpandShapeOp expand) {
+        reshaped |= fromMatmul(expand.getSrc(), 0);
+      });
+      if (reshaped)
+        groups.push_back(group);
+    });
+    if (groups.empty())
+      return success();
+    RewritePatternSet patterns(&getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, control);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    GreedyRewriteConfig config;
+    config.enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+        .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    // Each rewrite makes the next consumer's operand a reshape: again over
+    // the group's ops until nothing changes (a chain of k epilogue ops takes
+    // k rounds at most).
+    for (Operation *group : groups) {
+      bool changed = true;
+      for (unsigned round = 0; changed && round < 64; ++round) {
+        SmallVector<Operation *> ops;
+        group->walk([&](Operation *op) {
+          if (op != group)
+            ops.push_back(op);
+        });
+        changed = false;
+        (void)applyOpPatternsGreedily(ops, frozen, config, &changed);
+      }
+    }
+    return success();
   }
 };
 } // namespace

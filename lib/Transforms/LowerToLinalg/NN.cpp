@@ -183,6 +183,55 @@ SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, ArrayRef<int64_t> strides,
 
 struct ConvLowering : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// A pointwise convolution (1x1 kernel, stride 1, no padding, one group)
+  /// of one image is a matmul over the channels: weight [F, C] x input
+  /// [C, H*W] -> [F, H*W], both reshapes views of the NCHW tensors, so it
+  /// needs no im2col copy and gets the matmul templates, its bias the
+  /// accumulator's initial value and its epilogue (activation, residual add)
+  /// fused into the thread tiles once the reshape is moved past it (see
+  /// int21-lower-to-linalg). Null for any other convolution.
+  static Value pointwiseConvAsMatmul(OpBuilder &b, Location loc, ConvOp op,
+                                     OpAdaptor adaptor,
+                                     RankedTensorType resultType) {
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    if (inputType.getRank() != 4 || op.getGroup() != 1 ||
+        !inputType.hasStaticShape() || !weightType.hasStaticShape() ||
+        !resultType.hasStaticShape() || inputType.getDimSize(0) != 1 ||
+        weightType.getDimSize(2) != 1 || weightType.getDimSize(3) != 1 ||
+        llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
+        llvm::any_of(op.getPads(), [](int64_t p) { return p != 0; }) ||
+        resultType.getShape().drop_front(2) !=
+            inputType.getShape().drop_front(2))
+      return {};
+    int64_t channels = inputType.getDimSize(1),
+            filters = weightType.getDimSize(0),
+            pixels = inputType.getDimSize(2) * inputType.getDimSize(3);
+    Type elementType = resultType.getElementType();
+    Value input = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({channels, pixels}, elementType),
+        adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value weight = tensor::CollapseShapeOp::create(
+        b, loc,
+        RankedTensorType::get({filters, channels},
+                              weightType.getElementType()),
+        adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    auto matrixType = RankedTensorType::get({filters, pixels}, elementType);
+    Value init =
+        adaptor.getBias()
+            ? copyGeneric(b, loc, matrixType, adaptor.getBias(),
+                          AffineMap::get(2, 0, getAffineDimExpr(0,
+                                                                b.getContext())))
+            : filledTensor(b, loc, matrixType, zeroAttr(elementType));
+    Value product = linalg::MatmulOp::create(b, loc, TypeRange{matrixType},
+                                             ValueRange{weight, input}, init)
+                        .getResult(0);
+    return tensor::ExpandShapeOp::create(
+        b, loc, resultType, product,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  }
+
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -205,6 +254,11 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
       return rewriter.notifyMatchFailure(op, "channels not divisible by group");
 
     Type elementType = resultType.getElementType();
+    if (Value matmul = pointwiseConvAsMatmul(rewriter, loc, op, adaptor,
+                                             resultType)) {
+      rewriter.replaceOp(op, matmul);
+      return success();
+    }
     Value input =
         padTrailing(rewriter, loc, adaptor.getInput(), pads.take_front(k),
                     pads.drop_front(k), zeroAttr(elementType));

@@ -82,7 +82,13 @@ linalg::LinalgOp getRoot(FusionGroupOp group) {
   YieldOp yield = group.getYield();
   if (yield.getValues().size() != 1)
     return {};
-  auto root = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
+  Value result = yield.getValues()[0];
+  // A result reshaped last (a pointwise convolution's matmul back to NCHW)
+  // is a view of the op that computes it.
+  if (auto expand = result.getDefiningOp<tensor::ExpandShapeOp>();
+      expand && expand->getParentOp() == group)
+    result = expand.getSrc();
+  auto root = result.getDefiningOp<linalg::LinalgOp>();
   if (!root || root->getParentOp() != group || root->getNumResults() != 1)
     return {};
   return root;
