@@ -85,8 +85,72 @@ struct FormFusionGroupsPass
       target->ops.push_back(&op);
       clusterOf[&op] = target;
     }
+    if (fuseElementwise)
+      mergeEpilogues(clusters, clusterOf);
     for (const std::unique_ptr<Cluster> &cluster : clusters)
-      materialize(*cluster);
+      if (!cluster->ops.empty())
+        materialize(*cluster);
+  }
+
+  /// Merges a cluster of elementwise ops into the one cluster it consumes
+  /// when that cluster's results are used by the two alone: an epilogue
+  /// that reads its producer's value more than once (SiLU x * sigmoid(x),
+  /// GELU x * (1 + erf(x / sqrt 2)) / 2, HardSwish) could not join it op by
+  /// op, since the first of its ops is not the value's only user. Its other
+  /// operands must exist before the producer's cluster starts.
+  void mergeEpilogues(SmallVector<std::unique_ptr<Cluster>> &clusters,
+                      DenseMap<Operation *, Cluster *> &clusterOf) const {
+    for (bool merged = true; merged;) {
+      merged = false;
+      for (const std::unique_ptr<Cluster> &epilogue : clusters) {
+        if (epilogue->ops.empty() ||
+            !llvm::all_of(epilogue->ops, isElementwise))
+          continue;
+        Block *block = epilogue->ops.front()->getBlock();
+        // The one cluster of this block that the epilogue reads.
+        Cluster *producer = nullptr;
+        bool single = true;
+        for (Operation *op : epilogue->ops)
+          for (Value v : op->getOperands()) {
+            Operation *def = v.getDefiningOp();
+            Cluster *c = def ? clusterOf.lookup(def) : nullptr;
+            if (!c || c == epilogue.get())
+              continue;
+            single &= !producer || producer == c;
+            producer = c;
+          }
+        if (!producer || !single ||
+            producer->ops.size() + epilogue->ops.size() > maxGroupSize)
+          continue;
+        auto member = [&](Operation *op) {
+          Cluster *c = clusterOf.lookup(op);
+          return c == producer || c == epilogue.get();
+        };
+        bool producesForEpilogueAlone = llvm::all_of(
+            producer->ops, [&](Operation *op) {
+              return llvm::all_of(op->getUsers(), member);
+            });
+        Operation *first = producer->ops.front();
+        bool operandsReady = llvm::all_of(epilogue->ops, [&](Operation *op) {
+          return llvm::all_of(op->getOperands(), [&](Value v) {
+            Operation *def = v.getDefiningOp();
+            return !def || def->getBlock() != block || member(def) ||
+                   def->isBeforeInBlock(first);
+          });
+        });
+        if (!producesForEpilogueAlone || !operandsReady)
+          continue;
+        for (Operation *op : epilogue->ops) {
+          producer->ops.push_back(op);
+          clusterOf[op] = producer;
+        }
+        epilogue->ops.clear();
+        llvm::sort(producer->ops, [](Operation *a, Operation *b) {
+          return a->isBeforeInBlock(b);
+        });
+        merged = true;
+      }
+    }
   }
 
   /// Replaces the ops of `cluster` by one fusion group placed where its first

@@ -79,8 +79,10 @@ func.func @elementwise_chain(%x: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 // matmul + bias + GELU (x * 0.5 * (1 + erf(x / sqrt(2)))): the biased matmul
-// result has two users, so the GELU forms a second group that reads it.
-// Constants stay outside the groups.
+// result has two users, so the GELU's first op cannot join it alone; the
+// GELU forms a cluster of its own, which then joins the matmul's, the only
+// cluster it reads, whose result only it uses: one group, the epilogue in
+// the matmul's. Constants stay outside the groups.
 // CHECK-LABEL: func.func @matmul_add_gelu
 // CHECK-SAME: ([[A:%.+]]: tensor<4x8xf32>, [[B:%.+]]: tensor<8x16xf32>, [[BIAS:%.+]]: tensor<16xf32>)
 // CHECK-DAG: [[HALF:%.+]] = int21.constant dense<5.000000e-01>
@@ -89,17 +91,14 @@ func.func @elementwise_chain(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK: [[MM:%.+]] = int21.fusion_group {
 // CHECK-NEXT:   [[M:%.+]] = int21.matmul [[A]], [[B]]
 // CHECK-NEXT:   [[H:%.+]] = int21.add [[M]], [[BIAS]]
-// CHECK-NEXT:   int21.yield [[H]] : tensor<4x16xf32>
-// CHECK-NEXT: } : tensor<4x16xf32>
-// CHECK-NEXT: [[GELU:%.+]] = int21.fusion_group {
-// CHECK-NEXT:   [[S:%.+]] = int21.mul [[MM]], [[RSQRT2]]
+// CHECK-NEXT:   [[S:%.+]] = int21.mul [[H]], [[RSQRT2]]
 // CHECK-NEXT:   [[E:%.+]] = int21.erf [[S]]
 // CHECK-NEXT:   [[P:%.+]] = int21.add [[E]], [[ONE]]
-// CHECK-NEXT:   [[Q:%.+]] = int21.mul [[MM]], [[P]]
+// CHECK-NEXT:   [[Q:%.+]] = int21.mul [[H]], [[P]]
 // CHECK-NEXT:   [[R:%.+]] = int21.mul [[Q]], [[HALF]]
 // CHECK-NEXT:   int21.yield [[R]] : tensor<4x16xf32>
 // CHECK-NEXT: } : tensor<4x16xf32>
-// CHECK-NEXT: return [[GELU]]
+// CHECK-NEXT: return [[MM]]
 func.func @matmul_add_gelu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
   %half = int21.constant dense<0.5> : tensor<f32>
   %one = int21.constant dense<1.0> : tensor<f32>
@@ -330,4 +329,36 @@ func.func @multi_block(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2x
   %5 = int21.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
   %6 = int21.add %5, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
   return %6 : tensor<4x2xf32>
+}
+
+// -----
+
+// SiLU (x * sigmoid(x)) after a convolution joins its group; a value the
+// producer's group yields to anything else (here the function's result)
+// keeps the epilogue apart.
+// CHECK-LABEL: func.func @silu_epilogues
+// CHECK: [[G0:%.+]] = int21.fusion_group {
+// CHECK-NEXT:   [[C:%.+]] = int21.conv
+// CHECK-NEXT:   [[S:%.+]] = int21.sigmoid [[C]]
+// CHECK-NEXT:   [[Y:%.+]] = int21.mul [[C]], [[S]]
+// CHECK-NEXT:   int21.yield [[Y]]
+// CHECK-NEXT: }
+// CHECK: [[G1:%.+]] = int21.fusion_group {
+// CHECK-NEXT:   int21.conv [[G0]]
+// CHECK-NEXT:   int21.yield
+// CHECK-NEXT: }
+// CHECK: [[G2:%.+]] = int21.fusion_group {
+// CHECK-NEXT:   [[S2:%.+]] = int21.sigmoid [[G1]]
+// CHECK-NEXT:   int21.mul [[G1]], [[S2]]
+// CHECK-NEXT:   int21.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return [[G0]], [[G1]], [[G2]]
+func.func @silu_epilogues(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x1x1xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) {
+  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32>
+  %1 = int21.sigmoid %0 : tensor<1x4x6x6xf32>
+  %2 = int21.mul %0, %1 : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %3 = int21.conv %2, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32>
+  %4 = int21.sigmoid %3 : tensor<1x4x6x6xf32>
+  %5 = int21.mul %3, %4 : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %2, %3, %5 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
 }

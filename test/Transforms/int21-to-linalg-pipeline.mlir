@@ -1,17 +1,20 @@
 // RUN: int21-opt %s --int21-to-linalg | FileCheck %s
 
 // The default path to linalg: shape arithmetic folds, the matmul and its
-// epilogue form one fusion group, and every op in it is lowered.
+// epilogue form one fusion group, every op in it is lowered, and the
+// epilogue (bias add, ReLU) is one linalg.generic.
 
 // CHECK-LABEL: func.func @dense_relu
 // CHECK-NOT: int21.reshape
 // CHECK: int21.fusion_group {
 // CHECK: linalg.matmul
 // CHECK: linalg.generic
-// CHECK: arith.addf
-// CHECK: linalg.generic
-// CHECK: arith.maximumf
-// CHECK: int21.yield
+// CHECK-NEXT: ^bb
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.maximumf
+// CHECK-NEXT: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: int21.yield
 // CHECK: int21.fusion_group {
 // CHECK: linalg.softmax
 // CHECK-NOT: = int21.{{[a-z_]+}} %

@@ -320,8 +320,8 @@ func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
 // A pointwise convolution (1x1, stride 1, no padding, one group) of one
 // image is a matmul of the weight [F, C] by the input viewed as [C, H*W],
 // from the broadcast bias; its epilogue (ReLU, residual add) is rewritten
-// on [F, H*W] and the reshape back to NCHW moved after it, the group's
-// last op.
+// on [F, H*W], fused into one linalg.generic, and the reshape back to NCHW
+// moved after it, the group's last op.
 // CHECK-LABEL: func.func @pointwise_conv
 // CHECK-SAME: ([[X:%.+]]: tensor<1x8x4x6xf32>, [[W:%.+]]: tensor<16x8x1x1xf32>, [[B:%.+]]: tensor<16xf32>, [[R:%.+]]: tensor<1x16x4x6xf32>)
 // CHECK: int21.fusion_group {
@@ -329,10 +329,10 @@ func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
 // CHECK-DAG: [[WM:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2, 3]] : tensor<16x8x1x1xf32> into tensor<16x8xf32>
 // CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[B]] : tensor<16xf32>) outs({{.*}} : tensor<16x24xf32>)
 // CHECK: [[MM:%.+]] = linalg.matmul ins([[WM]], [[XM]] : tensor<16x8xf32>, tensor<8x24xf32>) outs([[INIT]] : tensor<16x24xf32>)
-// CHECK: [[RELU:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[MM]] : tensor<16x24xf32>)
 // CHECK: [[RM:%.+]] = tensor.collapse_shape [[R]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x4x6xf32> into tensor<16x24xf32>
-// CHECK: [[SUM:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[RELU]], [[RM]] : tensor<16x24xf32>, tensor<16x24xf32>)
+// CHECK: [[SUM:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[MM]], [[RM]] : tensor<16x24xf32>, tensor<16x24xf32>)
 // CHECK-NEXT: ^bb
+// CHECK: arith.maximumf
 // CHECK-NEXT: arith.addf
 // CHECK-NEXT: linalg.yield
 // CHECK-NEXT: }

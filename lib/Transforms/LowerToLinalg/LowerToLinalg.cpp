@@ -200,6 +200,79 @@ struct LowerToLinalgPass
     }
     if (failed(moveMatmulReshapesPastEpilogues()))
       signalPassFailure();
+    fuseEpilogues();
+  }
+
+  /// The elementwise ops after a contraction or convolution in a group (its
+  /// epilogue) fused into one linalg.generic: the templates then tile and
+  /// vectorize one op over each tile rather than one pass per op, and an
+  /// epilogue that reads the result twice (SiLU, GELU) is one consumer of
+  /// it, which fuse_into_containing_op can bring into the thread tiles (it
+  /// fuses a producer into its first use only, and would leave the
+  /// contraction whole outside them).
+  void fuseEpilogues() {
+    std::function<bool(Value, unsigned)> afterAnchor = [&](Value value,
+                                                           unsigned depth) {
+      Operation *def = value.getDefiningOp();
+      if (!def || depth > 32)
+        return false;
+      if (auto reshape = dyn_cast<tensor::ExpandShapeOp>(def))
+        return afterAnchor(reshape.getSrc(), depth + 1);
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
+      if (!linalgOp)
+        return false;
+      if (linalgOp.getNumReductionLoops() > 0)
+        return linalg::isaContractionOpInterface(linalgOp) ||
+               linalg::isaConvolutionOpInterface(linalgOp);
+      return isa<linalg::GenericOp>(def) &&
+             llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
+               return afterAnchor(input, depth + 1);
+             });
+    };
+    auto elementwise = [](Operation *op) {
+      auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+      return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+    };
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](FusionGroupOp group) {
+      for (bool fused = true; fused;) {
+        fused = false;
+        for (Operation &op : group.getBody().front()) {
+          if (!elementwise(&op))
+            continue;
+          auto consumer = cast<linalg::GenericOp>(op);
+          for (OpOperand *operand : consumer.getDpsInputOperands()) {
+            Operation *producer = operand->get().getDefiningOp();
+            if (!elementwise(producer) ||
+                producer->getParentOp() != group.getOperation() ||
+                !afterAnchor(operand->get(), 0) ||
+                !linalg::areElementwiseOpsFusable(operand))
+              continue;
+            rewriter.setInsertionPoint(consumer);
+            FailureOr<linalg::ElementwiseOpFusionResult> result =
+                linalg::fuseElementwiseOps(rewriter, operand);
+            if (failed(result))
+              continue;
+            for (auto [original, replacement] : result->replacements)
+              rewriter.replaceUsesWithIf(original, replacement,
+                                         [&](OpOperand &use) {
+                                           return use.getOwner() != producer;
+                                         });
+            rewriter.eraseOp(consumer);
+            if (producer->use_empty())
+              rewriter.eraseOp(producer);
+            // A value the fused op reads twice (x and sigmoid(x)) read once.
+            if (auto generic = dyn_cast<linalg::GenericOp>(result->fusedOp))
+              (void)linalg::deduplicateOperandsAndRemoveDeadResults(
+                  rewriter, generic, /*removeOutputs=*/false);
+            fused = true;
+            break;
+          }
+          if (fused)
+            break;
+        }
+      }
+    });
   }
 
   /// A matmul whose result is reshaped (a pointwise convolution's [F, H*W]
