@@ -201,7 +201,8 @@ LogicalResult checkWhatLibonnxReads(
 /// dimensions. libonnx's shape inference then checks it against the input's
 /// rank; without it, it indexes the input's shape with the weight's rank
 /// (an input of rank 2 under a 4-D weight: SIGSEGV in libonnx 1.x's
-/// convPoolShapeInference).
+/// convPoolShapeInference). Done before anything calls into libonnx's shape
+/// inference, the version converter of an old opset included.
 void spellOutKernelShapes(onnx::ModelProto &model);
 
 /// Converts tensor data to an attribute: dense for tiny tensors and booleans,

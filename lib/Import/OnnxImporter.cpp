@@ -685,15 +685,19 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
     // message names all of them, whether ONNX knows them or not. The graph
     // is checked before an old opset goes through libonnx's version
     // converter, which dereferences a graph output no node defines.
-    if (failed(checkWhatLibonnxReads(model, [&] { return error(); })) ||
-        failed(sortAndCheckGraph()) || failed(checkOpset()) ||
+    // Convolutions get their kernel_shape before the first call into
+    // libonnx's shape inference, which the version converter of an old
+    // opset makes too.
+    if (failed(checkWhatLibonnxReads(model, [&] { return error(); })))
+      return failure();
+    spellOutKernelShapes(model);
+    if (failed(sortAndCheckGraph()) || failed(checkOpset()) ||
         failed(checkSupportedOps()) || failed(applyFrozenInputs()) ||
         failed(applyInputShapes()))
       return failure();
   }
   {
     TimingScope scope = phase("onnx checker and shape inference");
-    spellOutKernelShapes(model);
     if (failed(runOnnxChecks()))
       return failure();
   }
