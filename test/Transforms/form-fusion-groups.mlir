@@ -362,3 +362,28 @@ func.func @silu_epilogues(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x1x1xf32>) -> (
   %5 = int21.mul %3, %4 : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   return %2, %3, %5 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// Squeeze-and-excitation: the scale (a 1x1 convolution of the pooled
+// [1, C, 1, 1] and its sigmoid) multiplies [1, C, H, W]. The multiply
+// broadcasts the convolution's group's value to a larger result, so it
+// stays out of that group and gets one of its own (the elementwise
+// template), while the sigmoid, of the convolution's shape, joins it.
+// CHECK-LABEL: func.func @squeeze_excitation
+// CHECK: [[SCALE:%.+]] = int21.fusion_group {
+// CHECK-NEXT:   [[C:%.+]] = int21.conv
+// CHECK-NEXT:   [[S:%.+]] = int21.sigmoid [[C]]
+// CHECK-NEXT:   int21.yield [[S]] : tensor<1x4x1x1xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: [[Y:%.+]] = int21.fusion_group {
+// CHECK-NEXT:   int21.mul %arg0, [[SCALE]]
+// CHECK-NEXT:   int21.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return [[Y]]
+func.func @squeeze_excitation(%x: tensor<1x4x6x6xf32>, %p: tensor<1x4x1x1xf32>, %w: tensor<4x4x1x1xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = int21.conv %p, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x1x1xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %1 = int21.sigmoid %0 : tensor<1x4x1x1xf32>
+  %2 = int21.mul %x, %1 : (tensor<1x4x6x6xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x6x6xf32>
+  return %2 : tensor<1x4x6x6xf32>
+}
