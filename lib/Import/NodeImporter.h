@@ -202,8 +202,12 @@ LogicalResult checkWhatLibonnxReads(
 /// rank; without it, it indexes the input's shape with the weight's rank
 /// (an input of rank 2 under a 4-D weight: SIGSEGV in libonnx 1.x's
 /// convPoolShapeInference). Done before anything calls into libonnx's shape
-/// inference, the version converter of an old opset included.
-void spellOutKernelShapes(onnx::ModelProto &model);
+/// inference, the version converter of an old opset included. A convolution
+/// whose input and weight ranks the model states must have them equal and
+/// at least 3, else the error names the node.
+LogicalResult
+spellOutKernelShapes(onnx::ModelProto &model,
+                     llvm::function_ref<InFlightDiagnostic()> error);
 
 /// Converts tensor data to an attribute: dense for tiny tensors and booleans,
 /// a `dense_resource` blob otherwise. `baseDir` locates external data. When

@@ -688,9 +688,9 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::run() {
     // Convolutions get their kernel_shape before the first call into
     // libonnx's shape inference, which the version converter of an old
     // opset makes too.
-    if (failed(checkWhatLibonnxReads(model, [&] { return error(); })))
+    if (failed(checkWhatLibonnxReads(model, [&] { return error(); })) ||
+        failed(spellOutKernelShapes(model, [&] { return error(); })))
       return failure();
-    spellOutKernelShapes(model);
     if (failed(sortAndCheckGraph()) || failed(checkOpset()) ||
         failed(checkSupportedOps()) || failed(applyFrozenInputs()) ||
         failed(applyInputShapes()))

@@ -206,8 +206,13 @@ LogicalResult int21::onnx_import::checkWhatLibonnxReads(
 namespace {
 /// Gives each convolution of `graph` (and of its subgraphs) whose weight
 /// shape the graph states, and which has no `kernel_shape`, the one ONNX
-/// defines for it: the weight's spatial dimensions.
-void spellOutGraphKernelShapes(onnx::GraphProto &graph) {
+/// defines for it: the weight's spatial dimensions. A convolution whose
+/// input and weight ranks the graph states must have them equal, and at
+/// least 3: libonnx indexes the input's shape with the weight's rank.
+LogicalResult
+spellOutGraphKernelShapes(onnx::GraphProto &graph,
+                          llvm::function_ref<InFlightDiagnostic()> error) {
+  // Each value's dims as the graph states them, -1 for an unknown one.
   llvm::StringMap<llvm::SmallVector<int64_t>> shapes;
   for (const onnx::TensorProto &init : graph.initializer())
     shapes[init.name()].assign(init.dims().begin(), init.dims().end());
@@ -217,11 +222,8 @@ void spellOutGraphKernelShapes(onnx::GraphProto &graph) {
       return;
     llvm::SmallVector<int64_t> dims;
     for (const onnx::TensorShapeProto::Dimension &dim :
-         value.type().tensor_type().shape().dim()) {
-      if (!dim.has_dim_value())
-        return;
-      dims.push_back(dim.dim_value());
-    }
+         value.type().tensor_type().shape().dim())
+      dims.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
     shapes.try_emplace(value.name(), std::move(dims));
   };
   for (const onnx::ValueInfoProto &value : graph.input())
@@ -230,34 +232,60 @@ void spellOutGraphKernelShapes(onnx::GraphProto &graph) {
     note(value);
   for (onnx::NodeProto &node : *graph.mutable_node()) {
     for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
-      if (attr.has_g())
-        spellOutGraphKernelShapes(*attr.mutable_g());
+      if (attr.has_g() &&
+          failed(spellOutGraphKernelShapes(*attr.mutable_g(), error)))
+        return failure();
       for (onnx::GraphProto &sub : *attr.mutable_graphs())
-        spellOutGraphKernelShapes(sub);
+        if (failed(spellOutGraphKernelShapes(sub, error)))
+          return failure();
     }
     StringRef op = node.op_type();
     int weight = op == "QLinearConv" ? 3
                  : (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose")
                      ? 1
                      : -1;
-    if (weight < 0 || node.input_size() <= weight ||
+    if (weight < 0 || node.input_size() <= weight)
+      continue;
+    auto weightShape = shapes.find(node.input(weight));
+    auto inputShape = shapes.find(node.input(0));
+    std::string name =
+        "'" + (node.name().empty() ? node.op_type() : node.name()) + "' (" +
+        node.op_type() + ")";
+    if (inputShape != shapes.end() && inputShape->second.size() < 3)
+      return error() << "node " << name << ": input '" << node.input(0)
+                     << "' has rank " << inputShape->second.size()
+                     << ", a convolution needs at least 3 (N, C and a "
+                        "spatial dimension)",
+             failure();
+    if (weightShape == shapes.end())
+      continue;
+    if (inputShape != shapes.end() &&
+        inputShape->second.size() != weightShape->second.size())
+      return error() << "node " << name << ": input '" << node.input(0)
+                     << "' has rank " << inputShape->second.size()
+                     << " and weight '" << node.input(weight) << "' rank "
+                     << weightShape->second.size()
+                     << "; they must be equal",
+             failure();
+    llvm::ArrayRef<int64_t> dims = weightShape->second;
+    if (dims.size() < 3 ||
+        llvm::any_of(dims.drop_front(2), [](int64_t d) { return d < 0; }) ||
         llvm::any_of(node.attribute(), [](const onnx::AttributeProto &attr) {
           return attr.name() == "kernel_shape";
         }))
       continue;
-    auto it = shapes.find(node.input(weight));
-    if (it == shapes.end() || it->second.size() < 3)
-      continue;
     onnx::AttributeProto *kernel = node.add_attribute();
     kernel->set_name("kernel_shape");
     kernel->set_type(onnx::AttributeProto::INTS);
-    for (int64_t dim : llvm::ArrayRef(it->second).drop_front(2))
+    for (int64_t dim : dims.drop_front(2))
       kernel->add_ints(dim);
   }
+  return success();
 }
 } // namespace
 
-void int21::onnx_import::spellOutKernelShapes(onnx::ModelProto &model) {
-  spellOutGraphKernelShapes(*model.mutable_graph());
+LogicalResult int21::onnx_import::spellOutKernelShapes(
+    onnx::ModelProto &model, llvm::function_ref<InFlightDiagnostic()> error) {
+  return spellOutGraphKernelShapes(*model.mutable_graph(), error);
 }
 
