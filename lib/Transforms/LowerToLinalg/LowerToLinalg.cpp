@@ -211,23 +211,32 @@ struct LowerToLinalgPass
   /// fuses a producer into its first use only, and would leave the
   /// contraction whole outside them).
   void fuseEpilogues() {
-    std::function<bool(Value, unsigned)> afterAnchor = [&](Value value,
-                                                           unsigned depth) {
-      Operation *def = value.getDefiningOp();
-      if (!def || depth > 32)
-        return false;
-      if (auto reshape = dyn_cast<tensor::ExpandShapeOp>(def))
-        return afterAnchor(reshape.getSrc(), depth + 1);
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
-      if (!linalgOp)
-        return false;
-      if (linalgOp.getNumReductionLoops() > 0)
-        return linalg::isaContractionOpInterface(linalgOp) ||
-               linalg::isaConvolutionOpInterface(linalgOp);
-      return isa<linalg::GenericOp>(def) &&
-             llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
-               return afterAnchor(input, depth + 1);
-             });
+    // As in moveMatmulReshapesPastEpilogues, each query walks a producer
+    // once.
+    std::function<bool(Value, DenseMap<Value, bool> &)> walk =
+        [&](Value value, DenseMap<Value, bool> &seen) {
+          auto [it, inserted] = seen.try_emplace(value, false);
+          if (!inserted)
+            return it->second;
+          Operation *def = value.getDefiningOp();
+          bool found = false;
+          if (auto reshape = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
+            found = walk(reshape.getSrc(), seen);
+          } else if (auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def)) {
+            if (linalgOp.getNumReductionLoops() > 0)
+              found = linalg::isaContractionOpInterface(linalgOp) ||
+                      linalg::isaConvolutionOpInterface(linalgOp);
+            else if (isa<linalg::GenericOp>(def))
+              found = llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
+                return walk(input, seen);
+              });
+          }
+          seen[value] = found;
+          return found;
+        };
+    auto afterAnchor = [&](Value value, unsigned) {
+      DenseMap<Value, bool> seen;
+      return walk(value, seen);
     };
     auto elementwise = [](Operation *op) {
       auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
@@ -282,19 +291,30 @@ struct LowerToLinalgPass
   /// matmul templates find the epilogue over their own iteration space and
   /// fuse it into their thread tiles.
   LogicalResult moveMatmulReshapesPastEpilogues() {
-    std::function<bool(Value, unsigned)> fromMatmul = [&](Value value,
-                                                          unsigned depth) {
-      Operation *def = value.getDefiningOp();
-      if (!def || depth > 16)
-        return false;
-      if (isa<linalg::MatmulOp>(def))
-        return true;
-      auto generic = dyn_cast<linalg::GenericOp>(def);
-      if (!generic || generic.getNumParallelLoops() != generic.getNumLoops())
-        return false;
-      return llvm::any_of(generic.getDpsInputs(), [&](Value input) {
-        return fromMatmul(input, depth + 1);
-      });
+    // Each query walks the producers once (a value met again is answered
+    // from `seen`), so a chain of ops reading two earlier ones stays linear.
+    std::function<bool(Value, DenseMap<Value, bool> &)> walk =
+        [&](Value value, DenseMap<Value, bool> &seen) {
+          auto [it, inserted] = seen.try_emplace(value, false);
+          if (!inserted)
+            return it->second;
+          Operation *def = value.getDefiningOp();
+          bool found = false;
+          if (isa_and_nonnull<linalg::MatmulOp>(def)) {
+            found = true;
+          } else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+                     generic && generic.getNumParallelLoops() ==
+                                    generic.getNumLoops()) {
+            found = llvm::any_of(generic.getDpsInputs(), [&](Value input) {
+              return walk(input, seen);
+            });
+          }
+          seen[value] = found;
+          return found;
+        };
+    auto fromMatmul = [&](Value value, unsigned) {
+      DenseMap<Value, bool> seen;
+      return walk(value, seen);
     };
     linalg::ControlFusionFn control = [&](OpOperand *operand) {
       auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
