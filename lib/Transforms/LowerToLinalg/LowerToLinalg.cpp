@@ -211,32 +211,12 @@ struct LowerToLinalgPass
   /// fuses a producer into its first use only, and would leave the
   /// contraction whole outside them).
   void fuseEpilogues() {
-    // As in moveMatmulReshapesPastEpilogues, each query walks a producer
-    // once.
-    std::function<bool(Value, DenseMap<Value, bool> &)> walk =
-        [&](Value value, DenseMap<Value, bool> &seen) {
-          auto [it, inserted] = seen.try_emplace(value, false);
-          if (!inserted)
-            return it->second;
-          Operation *def = value.getDefiningOp();
-          bool found = false;
-          if (auto reshape = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
-            found = walk(reshape.getSrc(), seen);
-          } else if (auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(def)) {
-            if (linalgOp.getNumReductionLoops() > 0)
-              found = linalg::isaContractionOpInterface(linalgOp) ||
-                      linalg::isaConvolutionOpInterface(linalgOp);
-            else if (isa<linalg::GenericOp>(def))
-              found = llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
-                return walk(input, seen);
-              });
-          }
-          seen[value] = found;
-          return found;
-        };
-    auto afterAnchor = [&](Value value, unsigned) {
-      DenseMap<Value, bool> seen;
-      return walk(value, seen);
+    auto afterAnchor = [](Value value) {
+      return computedFrom(value, [](linalg::LinalgOp op) {
+        return op.getNumReductionLoops() > 0 &&
+               (linalg::isaContractionOpInterface(op) ||
+                linalg::isaConvolutionOpInterface(op));
+      });
     };
     auto elementwise = [](Operation *op) {
       auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
@@ -254,7 +234,7 @@ struct LowerToLinalgPass
             Operation *producer = operand->get().getDefiningOp();
             if (!elementwise(producer) ||
                 producer->getParentOp() != group.getOperation() ||
-                !afterAnchor(operand->get(), 0) ||
+                !afterAnchor(operand->get()) ||
                 !linalg::areElementwiseOpsFusable(operand))
               continue;
             rewriter.setInsertionPoint(consumer);
@@ -284,6 +264,34 @@ struct LowerToLinalgPass
     });
   }
 
+  /// Whether `value` is computed from an op that `isAnchor` picks, through
+  /// all-parallel generics and reshapes back to full rank. Each producer is
+  /// visited once, so a chain of ops each reading two earlier ones stays
+  /// linear.
+  static bool computedFrom(Value value,
+                           llvm::function_ref<bool(linalg::LinalgOp)> isAnchor) {
+    DenseMap<Value, bool> seen;
+    std::function<bool(Value)> walk = [&](Value v) {
+      auto [it, inserted] = seen.try_emplace(v, false);
+      if (!inserted)
+        return it->second;
+      Operation *def = v.getDefiningOp();
+      bool found = false;
+      if (auto reshape = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
+        found = walk(reshape.getSrc());
+      } else if (auto op = dyn_cast_or_null<linalg::LinalgOp>(def)) {
+        if (isAnchor(op))
+          found = true;
+        else if (isa<linalg::GenericOp>(def) &&
+                 op.getNumParallelLoops() == op.getNumLoops())
+          found = llvm::any_of(op.getDpsInputs(), walk);
+      }
+      seen[v] = found;
+      return found;
+    };
+    return walk(value);
+  }
+
   /// A matmul whose result is reshaped (a pointwise convolution's [F, H*W]
   /// expanded back to NCHW) is followed by elementwise ops on the expanded
   /// shape (its bias, activation, residual add): each such op is rewritten
@@ -291,30 +299,10 @@ struct LowerToLinalgPass
   /// matmul templates find the epilogue over their own iteration space and
   /// fuse it into their thread tiles.
   LogicalResult moveMatmulReshapesPastEpilogues() {
-    // Each query walks the producers once (a value met again is answered
-    // from `seen`), so a chain of ops reading two earlier ones stays linear.
-    std::function<bool(Value, DenseMap<Value, bool> &)> walk =
-        [&](Value value, DenseMap<Value, bool> &seen) {
-          auto [it, inserted] = seen.try_emplace(value, false);
-          if (!inserted)
-            return it->second;
-          Operation *def = value.getDefiningOp();
-          bool found = false;
-          if (isa_and_nonnull<linalg::MatmulOp>(def)) {
-            found = true;
-          } else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
-                     generic && generic.getNumParallelLoops() ==
-                                    generic.getNumLoops()) {
-            found = llvm::any_of(generic.getDpsInputs(), [&](Value input) {
-              return walk(input, seen);
-            });
-          }
-          seen[value] = found;
-          return found;
-        };
-    auto fromMatmul = [&](Value value, unsigned) {
-      DenseMap<Value, bool> seen;
-      return walk(value, seen);
+    auto fromMatmul = [](Value value) {
+      return computedFrom(value, [](linalg::LinalgOp op) {
+        return isa<linalg::MatmulOp>(op);
+      });
     };
     linalg::ControlFusionFn control = [&](OpOperand *operand) {
       auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
@@ -322,7 +310,7 @@ struct LowerToLinalgPass
       return generic && expand &&
              generic.getNumParallelLoops() == generic.getNumLoops() &&
              generic->getParentOp() == expand->getParentOp() &&
-             fromMatmul(expand.getSrc(), 0);
+             fromMatmul(expand.getSrc());
     };
     // Only the groups that have such a reshape, and nothing else rewritten
     // but the reshapes that cancel out (collapse(expand(x)) folds to x): no
@@ -331,7 +319,7 @@ struct LowerToLinalgPass
     getOperation().walk([&](FusionGroupOp group) {
       bool reshaped = false;
       group.walk([&](tensor::ExpandShapeOp expand) {
-        reshaped |= fromMatmul(expand.getSrc(), 0);
+        reshaped |= fromMatmul(expand.getSrc());
       });
       if (reshaped)
         groups.push_back(group);
