@@ -198,8 +198,7 @@ struct LowerToLinalgPass
       signalPassFailure();
       return;
     }
-    if (failed(moveMatmulReshapesPastEpilogues()))
-      signalPassFailure();
+    moveMatmulReshapesPastEpilogues();
     fuseEpilogues();
   }
 
@@ -298,7 +297,7 @@ struct LowerToLinalgPass
   /// on the collapsed shape and the reshape moved after it, so that the
   /// matmul templates find the epilogue over their own iteration space and
   /// fuse it into their thread tiles.
-  LogicalResult moveMatmulReshapesPastEpilogues() {
+  void moveMatmulReshapesPastEpilogues() {
     auto fromMatmul = [](Value value) {
       return computedFrom(value, [](linalg::LinalgOp op) {
         return isa<linalg::MatmulOp>(op);
@@ -325,7 +324,7 @@ struct LowerToLinalgPass
         groups.push_back(group);
     });
     if (groups.empty())
-      return success();
+      return;
     RewritePatternSet patterns(&getContext());
     linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, control);
     FrozenRewritePatternSet frozen(std::move(patterns));
@@ -348,7 +347,6 @@ struct LowerToLinalgPass
         (void)applyOpPatternsGreedily(ops, frozen, config, &changed);
       }
     }
-    return success();
   }
 };
 } // namespace
