@@ -279,3 +279,56 @@ func.func @depthwise_stride2(%x: tensor<1x8x16x16xf32>, %w: tensor<8x3x3xf32>) -
   } : tensor<1x8x8x8xf32>
   return %0 : tensor<1x8x8x8xf32>
 }
+
+// -----
+
+// A grouped 3x3 convolution (the lowering's generic: n, g, f, oh, ow, c, kh,
+// kw; 2 groups of 8 filters over 4 channels) with its bias, padding and
+// ReLU over [N, G, F, OH, OW]: threads over groups and rows, the padding,
+// the bias and the convolution fused into them; a register tile of 4
+// filters x 4 rows x 16 columns whose filters are unrolled, so that each
+// step of the channel and window loops loads a 4x16 box of the input once
+// and multiplies it by 4 broadcast weights into 4 accumulator boxes held in
+// registers across the loops.
+// CHECK-LABEL: func.func @grouped_bias_relu
+// CHECK: scf.forall
+// CHECK: tensor.pad
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>)
+// CHECK-NEXT: vector.transfer_read {{.*}} vector<4x16xf32>
+// CHECK-NOT: vector.transfer_read {{.*}} vector<4x16xf32>
+// CHECK-COUNT-4: vector.fma {{.*}} : vector<4x16xf32>
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @grouped_bias_relu(%x: tensor<1x2x4x16x16xf32>, %w: tensor<2x8x4x3x3xf32>, %bias: tensor<2x8xf32>) -> tensor<1x2x8x16x16xf32> {
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %padded = tensor.pad %x low[0, 0, 0, 1, 1] high[0, 0, 0, 1, 1] {
+    ^bb0(%i: index, %j: index, %k: index, %l: index, %m: index):
+      tensor.yield %zero : f32
+    } : tensor<1x2x4x16x16xf32> to tensor<1x2x4x18x18xf32>
+    %e = tensor.empty() : tensor<1x2x8x16x16xf32>
+    %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<2x8xf32>) outs(%e : tensor<1x2x8x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<1x2x8x16x16xf32>
+    %conv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%padded, %w : tensor<1x2x4x18x18xf32>, tensor<2x8x4x3x3xf32>) outs(%b : tensor<1x2x8x16x16xf32>) {
+    ^bb0(%in: f32, %wt: f32, %out: f32):
+      %m = arith.mulf %in, %wt : f32
+      %a = arith.addf %out, %m : f32
+      linalg.yield %a : f32
+    } -> tensor<1x2x8x16x16xf32>
+    %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x2x8x16x16xf32>) outs(%e : tensor<1x2x8x16x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %r = arith.maximumf %in, %zero : f32
+      linalg.yield %r : f32
+    } -> tensor<1x2x8x16x16xf32>
+    int21.yield %relu : tensor<1x2x8x16x16xf32>
+  } : tensor<1x2x8x16x16xf32>
+  return %0 : tensor<1x2x8x16x16xf32>
+}

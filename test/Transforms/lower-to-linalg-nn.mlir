@@ -56,19 +56,54 @@ func.func @conv_depthwise_strided_dilated(%x: tensor<1x4x9x9xf32>, %w: tensor<4x
 
 // -----
 
-// Other groupings split the channel dimensions and use the NGCHW op.
+// Other groupings are one generic over (n, g, f, oh, ow, c, kh, kw) on the
+// channel dimensions split into [G, C / G]: the input split before it is
+// padded, the bias broadcast into the split output, the result collapsed
+// back to NCHW.
 
+// CHECK-DAG: [[BIAS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
+// CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>
+// CHECK-DAG: [[WT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+// CHECK-DAG: [[OUT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @conv_grouped
-// CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<6x2x3x3xf32>)
-// CHECK-DAG: [[INIT:%.+]] = tensor.expand_shape {{.*}} into tensor<1x2x3x6x6xf32>
-// CHECK-DAG: [[XG:%.+]] = tensor.expand_shape [[X]] {{.*}} into tensor<1x2x2x8x8xf32>
-// CHECK-DAG: [[WG:%.+]] = tensor.expand_shape [[W]] {{.*}} into tensor<2x3x2x3x3xf32>
-// CHECK: [[C:%.+]] = linalg.conv_2d_ngchw_gfchw
-// CHECK-SAME: ins([[XG]], [[WG]] : {{.*}}) outs([[INIT]] : tensor<1x2x3x6x6xf32>)
-// CHECK: [[R:%.+]] = tensor.collapse_shape [[C]] {{.*}} into tensor<1x6x6x6xf32>
+// CHECK-SAME: ([[X:%.+]]: tensor<1x4x8x8xf32>, [[W:%.+]]: tensor<6x2x3x3xf32>, [[B:%.+]]: tensor<6xf32>)
+// CHECK: [[XG:%.+]] = tensor.expand_shape [[X]] {{.*}} into tensor<1x2x2x8x8xf32>
+// CHECK: [[P:%.+]] = tensor.pad [[XG]] low[0, 0, 0, 1, 0] high[0, 0, 0, 1, 0]
+// CHECK: [[WG:%.+]] = tensor.expand_shape [[W]] {{.*}} into tensor<2x3x2x3x3xf32>
+// CHECK: [[BG:%.+]] = tensor.expand_shape [[B]] {{.*}} into tensor<2x3xf32>
+// CHECK: [[INIT:%.+]] = linalg.generic {indexing_maps = [[[BIAS]], {{.*}}]{{.*}} ins([[BG]] : tensor<2x3xf32>) outs({{.*}} : tensor<1x2x3x8x6xf32>)
+// CHECK: [[C:%.+]] = linalg.generic {indexing_maps = [[[IN]], [[WT]], [[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins([[P]], [[WG]] : {{.*}}) outs([[INIT]] : tensor<1x2x3x8x6xf32>)
+// CHECK: [[R:%.+]] = tensor.collapse_shape [[C]] {{.*}} into tensor<1x6x8x6xf32>
 // CHECK: return [[R]]
-func.func @conv_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32> {
-  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+func.func @conv_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x8x6xf32> {
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 0, 1, 0>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>, tensor<6xf32>) -> tensor<1x6x8x6xf32>
+  return %0 : tensor<1x6x8x6xf32>
+}
+
+// -----
+
+// In a fusion group the grouped convolution's epilogue (ReLU, a residual
+// add) runs over [N, G, F, OH, OW], the other operand expanded to it and its
+// init a tensor.empty of that shape, and the collapse comes last: the
+// template tiles the epilogue and the convolution alike.
+
+// CHECK-LABEL: func.func @conv_grouped_epilogue
+// CHECK: int21.fusion_group
+// CHECK: [[C:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: tensor.empty() : tensor<1x2x3x6x6xf32>
+// CHECK: [[A:%.+]] = linalg.generic {{.*}} ins([[C]], {{.*}} : tensor<1x2x3x6x6xf32>, tensor<1x2x3x6x6xf32>) outs({{.*}} : tensor<1x2x3x6x6xf32>)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: [[R:%.+]] = tensor.collapse_shape [[A]] {{.*}} into tensor<1x6x6x6xf32>
+// CHECK-NEXT: int21.yield [[R]]
+func.func @conv_grouped_epilogue(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %r: tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32> {
+  %0 = int21.fusion_group {
+    %c = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+    %a = int21.add %c, %r : (tensor<1x6x6x6xf32>, tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32>
+    %y = int21.relu %a : tensor<1x6x6x6xf32>
+    int21.yield %y : tensor<1x6x6x6xf32>
+  } : tensor<1x6x6x6xf32>
   return %0 : tensor<1x6x6x6xf32>
 }
 

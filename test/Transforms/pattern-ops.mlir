@@ -82,3 +82,40 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// int21.loop.full_unroll: a loop of a constant trip count becomes that many
+// copies of its body (3 here, whatever factor would not divide it); an
+// empty one disappears.
+
+// CHECK-LABEL: func.func @full_unroll
+// CHECK-NOT: scf.for
+// CHECK: %[[A:.*]] = arith.addi %arg0, %arg1
+// CHECK-NEXT: %[[B:.*]] = arith.addi %[[A]], %arg1
+// CHECK-NEXT: %[[C:.*]] = arith.addi %[[B]], %arg1
+// CHECK-NOT: scf.for
+// CHECK: return %[[C]], %arg0
+func.func @full_unroll(%x: i32, %y: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %0 = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %x) -> (i32) {
+    %s = arith.addi %acc, %y : i32
+    scf.yield %s : i32
+  }
+  %1 = scf.for %i = %c3 to %c0 step %c1 iter_args(%acc = %x) -> (i32) {
+    %s = arith.addi %acc, %y : i32
+    scf.yield %s : i32
+  }
+  return %0, %1 : i32, i32
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.int21.loop.full_unroll %loops : !transform.any_op
+    transform.yield
+  }
+}
+

@@ -154,6 +154,36 @@ def Int21_PromoteCopyOp : Op<Transform_Dialect, "int21.promote_copy", [
                        "functional-type($tensor, $copy)";
 }
 
+def Int21_LoopFullUnrollOp : Op<Transform_Dialect, "int21.loop.full_unroll", [
+    FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+    TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Unrolls each scf.for of a constant trip count completely";
+  let description = [{
+    Replaces each `scf.for` that `target` holds, whose bounds and step are
+    constants, by as many copies of its body as it has iterations (none, for
+    an empty loop). Unlike `transform.loop.unroll`, whose factor is an
+    attribute and which leaves a loop over the remainder when the factor does
+    not divide the trip count (all of it when the factor exceeds it), the
+    number of copies is the loop's own: a template unrolls a loop tiled by a
+    knob it only knows as a parameter. Produces a silenceable failure for a
+    loop whose trip count is not a constant, and ignores other ops.
+
+    ```mlir
+    transform.int21.loop.full_unroll %loop : !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def Int21_GPUCopyThreadsOp : Op<Transform_Dialect, "int21.gpu.copy_threads", [
     DeclareOpInterfaceMethods<TransformOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {

@@ -8,6 +8,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 namespace int21 {
@@ -198,7 +199,7 @@ struct LowerToLinalgPass
       signalPassFailure();
       return;
     }
-    moveMatmulReshapesPastEpilogues();
+    moveAnchorReshapesPastEpilogues();
     fuseEpilogues();
   }
 
@@ -292,24 +293,37 @@ struct LowerToLinalgPass
   }
 
   /// A matmul whose result is reshaped (a pointwise convolution's [F, H*W]
-  /// expanded back to NCHW) is followed by elementwise ops on the expanded
-  /// shape (its bias, activation, residual add): each such op is rewritten
-  /// on the collapsed shape and the reshape moved after it, so that the
-  /// matmul templates find the epilogue over their own iteration space and
-  /// fuse it into their thread tiles.
-  void moveMatmulReshapesPastEpilogues() {
+  /// expanded back to NCHW), or a grouped convolution's ([N, G, F/G, H, W]
+  /// collapsed back to NCHW), is followed by elementwise ops on the
+  /// reshaped shape (its bias, activation, residual add): each such op is
+  /// rewritten on the anchor's own shape (collapsed, or expanded) and the
+  /// reshape moved after it, so that the templates find the epilogue over
+  /// their own iteration space and fuse it into their thread tiles.
+  void moveAnchorReshapesPastEpilogues() {
     auto fromMatmul = [](Value value) {
       return computedFrom(value, [](linalg::LinalgOp op) {
         return isa<linalg::MatmulOp>(op);
       });
     };
-    linalg::ControlFusionFn control = [&](OpOperand *operand) {
+    auto fromGroupedConv = [](Value value) {
+      return computedFrom(value, [](linalg::LinalgOp op) {
+        return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() > 0 &&
+               linalg::isaConvolutionOpInterface(op);
+      });
+    };
+    auto epilogueOf = [](OpOperand *operand, Operation *reshape) {
       auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
-      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
-      return generic && expand &&
+      return generic && reshape &&
              generic.getNumParallelLoops() == generic.getNumLoops() &&
-             generic->getParentOp() == expand->getParentOp() &&
-             fromMatmul(expand.getSrc());
+             generic->getParentOp() == reshape->getParentOp();
+    };
+    linalg::ControlFusionFn collapseControl = [&](OpOperand *operand) {
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      return epilogueOf(operand, expand) && fromMatmul(expand.getSrc());
+    };
+    linalg::ControlFusionFn expandControl = [&](OpOperand *operand) {
+      auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+      return epilogueOf(operand, collapse) && fromGroupedConv(collapse.getSrc());
     };
     // Only the groups that have such a reshape, and nothing else rewritten
     // but the reshapes that cancel out (collapse(expand(x)) folds to x): no
@@ -317,8 +331,11 @@ struct LowerToLinalgPass
     SmallVector<Operation *> groups;
     getOperation().walk([&](FusionGroupOp group) {
       bool reshaped = false;
-      group.walk([&](tensor::ExpandShapeOp expand) {
-        reshaped |= fromMatmul(expand.getSrc());
+      group.walk([&](Operation *op) {
+        if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+          reshaped |= fromMatmul(expand.getSrc());
+        else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+          reshaped |= fromGroupedConv(collapse.getSrc());
       });
       if (reshaped)
         groups.push_back(group);
@@ -326,7 +343,13 @@ struct LowerToLinalgPass
     if (groups.empty())
       return;
     RewritePatternSet patterns(&getContext());
-    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns,
+                                                       collapseControl);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, expandControl);
+    // The expanded epilogue's init a tensor.empty of its own shape, not a
+    // reshape (which would fold the epilogue back to the collapsed shape
+    // when the schedules move reshapes out of the groups).
+    tensor::populateFoldTensorEmptyPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
     GreedyRewriteConfig config;
     config.enableConstantCSE(false)

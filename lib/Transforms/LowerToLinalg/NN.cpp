@@ -259,48 +259,75 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
       rewriter.replaceOp(op, matmul);
       return success();
     }
+    // Depthwise is its own generic; any other grouping, and 1-D or 3-D
+    // convolutions of one group, the generic over split channels.
+    bool depthwise = group > 1 && group == channels && filters == channels;
+    if (!depthwise && (group > 1 || k != 2)) {
+      rewriter.replaceOp(op, groupedConv(rewriter, loc, op, adaptor,
+                                         resultType));
+      return success();
+    }
     Value input =
         padTrailing(rewriter, loc, adaptor.getInput(), pads.take_front(k),
                     pads.drop_front(k), zeroAttr(elementType));
     Value weight = adaptor.getWeight();
     Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
-
-    if (k == 2) {
-      auto attrs = windowAttrs(rewriter, strides, dilations);
-      if (group == 1) {
-        rewriter.replaceOp(op, linalg::Conv2DNchwFchwOp::create(
-                                   rewriter, loc, TypeRange{resultType},
-                                   ValueRange{input, weight}, init, attrs)
-                                   .getResults());
-        return success();
-      }
-    }
-    if (group > 1 && group == channels && filters == channels) {
-      // Depthwise: the weight [C, 1, K...] drops its unit dimension.
-      SmallVector<int64_t> depthwiseShape = {filters};
-      llvm::append_range(depthwiseShape, weightType.getShape().drop_front(2));
-      weight = reshapeTensor(
-          rewriter, loc, weight,
-          RankedTensorType::get(depthwiseShape, weightType.getElementType()));
-      rewriter.replaceOp(op, genericWindowConv(rewriter, loc, input, weight,
-                                               init, strides, dilations,
-                                               /*depthwise=*/true));
+    if (!depthwise) {
+      rewriter.replaceOp(op, linalg::Conv2DNchwFchwOp::create(
+                                 rewriter, loc, TypeRange{resultType},
+                                 ValueRange{input, weight}, init,
+                                 windowAttrs(rewriter, strides, dilations))
+                             .getResults());
       return success();
     }
-    // Grouped: split the channel dimensions into [G, C / G].
-    input = splitGroups(rewriter, loc, input, 1, group);
-    weight = splitGroups(rewriter, loc, weight, 0, group);
-    init = splitGroups(rewriter, loc, init, 1, group);
-    Value conv = k == 2 ? linalg::Conv2DNgchwGfchwOp::create(
-                              rewriter, loc, TypeRange{init.getType()},
-                              ValueRange{input, weight}, init,
-                              windowAttrs(rewriter, strides, dilations))
-                              .getResult(0)
-                        : genericWindowConv(rewriter, loc, input, weight, init,
-                                            strides, dilations,
-                                            /*depthwise=*/false);
-    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, conv, resultType));
+    // Depthwise: the weight [C, 1, K...] drops its unit dimension.
+    SmallVector<int64_t> depthwiseShape = {filters};
+    llvm::append_range(depthwiseShape, weightType.getShape().drop_front(2));
+    weight = reshapeTensor(
+        rewriter, loc, weight,
+        RankedTensorType::get(depthwiseShape, weightType.getElementType()));
+    rewriter.replaceOp(op, genericWindowConv(rewriter, loc, input, weight,
+                                             init, strides, dilations,
+                                             /*depthwise=*/true));
     return success();
+  }
+
+  /// A convolution of G groups (other than depthwise) as one generic
+  /// over (n, g, f, o..., c, k...) with the channel dimensions split into
+  /// [G, C / G]: the input is split before it is padded, and the bias
+  /// broadcast into the split shape, so that every producer of the
+  /// convolution is elementwise over its own iteration space (and fusable
+  /// into its tiles); the result is collapsed back to [N, F, O...], a view
+  /// (int21-lower-to-linalg moves it past the epilogue, see
+  /// moveAnchorReshapesPastEpilogues).
+  static Value groupedConv(OpBuilder &b, Location loc, ConvOp op,
+                           OpAdaptor adaptor, RankedTensorType resultType) {
+    int64_t group = op.getGroup();
+    int64_t k = resultType.getRank() - 2;
+    ArrayRef<int64_t> pads = op.getPads();
+    Type elementType = resultType.getElementType();
+    Value input = padTrailing(
+        b, loc, splitGroups(b, loc, adaptor.getInput(), 1, group),
+        pads.take_front(k), pads.drop_front(k), zeroAttr(elementType));
+    Value weight = splitGroups(b, loc, adaptor.getWeight(), 0, group);
+    SmallVector<int64_t> initShape(resultType.getShape());
+    initShape[1] /= group;
+    initShape.insert(initShape.begin() + 1, group);
+    auto initType = RankedTensorType::get(initShape, elementType);
+    Value init;
+    if (Value bias = adaptor.getBias()) {
+      MLIRContext *ctx = b.getContext();
+      init = copyGeneric(b, loc, initType, splitGroups(b, loc, bias, 0, group),
+                         AffineMap::get(initType.getRank(), 0,
+                                        {getAffineDimExpr(1, ctx),
+                                         getAffineDimExpr(2, ctx)},
+                                        ctx));
+    } else {
+      init = filledTensor(b, loc, initType, zeroAttr(elementType));
+    }
+    Value conv = genericWindowConv(b, loc, input, weight, init, op.getStrides(),
+                                   op.getDilations(), /*depthwise=*/false);
+    return reshapeTensor(b, loc, conv, resultType);
   }
 };
 

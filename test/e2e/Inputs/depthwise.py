@@ -12,19 +12,25 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
-def depthwise(x, w, b, strides, pads, dilations):
+def grouped_conv(x, w, b, group, strides, pads, dilations):
+    """The ONNX Conv of `group` groups (float64): w is [F, C / group, K...]."""
     k = x.ndim - 2
     x = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[k + i]) for i in range(k)])
     window = w.shape[2:]
     out = [(x.shape[2 + i] - dilations[i] * (window[i] - 1) - 1) // strides[i] + 1
            for i in range(k)]
-    y = np.zeros(x.shape[:2] + tuple(out), np.float64)
+    n, c, f = x.shape[0], x.shape[1], w.shape[0]
+    cg, fg = c // group, f // group
+    y = np.zeros((n, f) + tuple(out), np.float64)
     for taps in np.ndindex(*window):
         view = x[(slice(None), slice(None)) + tuple(
             slice(taps[i] * dilations[i],
                   taps[i] * dilations[i] + strides[i] * (out[i] - 1) + 1,
                   strides[i]) for i in range(k))]
-        y += view * w[(None, slice(None), 0) + taps + (None,) * k]
+        for g in range(group):
+            y[:, g * fg:(g + 1) * fg] += np.einsum(
+                "fc,nc...->nf...", w[(slice(g * fg, (g + 1) * fg), slice(None)) + taps],
+                view[:, g * cg:(g + 1) * cg])
     return y + b.reshape((1, -1) + (1,) * k)
 
 
@@ -48,44 +54,62 @@ CASES = [
 ]
 
 
+def write_case(out, name, x, w, b, group, window, strides, pads, dilations,
+               epi, residual=None):
+    """OUT/NAME/model.onnx (a Conv, its epilogue and a residual add) and its
+    test data, the output from the float64 reference."""
+    fn, ops = EPILOGUES[epi]
+    y = fn(grouped_conv(x, w, b, group, strides, pads, dilations))
+    last = "conv" if ops or residual is not None else "y"
+    nodes = [helper.make_node(
+        "Conv", ["x", "w", "b"], [last], group=group,
+        kernel_shape=list(window), strides=list(strides), pads=list(pads),
+        dilations=list(dilations))]
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
+    act = "act" if residual is not None else "y"
+    if ops == ["Clip"]:
+        inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
+                  numpy_helper.from_array(np.array(6, np.float32), "hi")]
+        nodes.append(helper.make_node("Clip", ["conv", "lo", "hi"], [act]))
+    elif ops == ["Relu"]:
+        nodes.append(helper.make_node("Relu", ["conv"], [act]))
+    elif ops == ["Sigmoid", "Mul"]:
+        nodes += [helper.make_node("Sigmoid", ["conv"], ["s"]),
+                  helper.make_node("Mul", ["conv", "s"], [act])]
+    else:
+        act = "conv"
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)]
+    feeds = [("x", x)]
+    if residual is not None:
+        inputs.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, y.shape))
+        feeds.append(("r", residual))
+        nodes.append(helper.make_node("Add", [act, "r"], ["y"]))
+        y = y + residual
+    y = y.astype(np.float32)
+    graph = helper.make_graph(
+        nodes, name, inputs,
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    case = os.path.join(out, name)
+    os.makedirs(os.path.join(case, "test_data_set_0"), exist_ok=True)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    data = os.path.join(case, "test_data_set_0")
+    for i, (tensor, array) in enumerate(feeds):
+        with open(os.path.join(data, f"input_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(array, tensor).SerializeToString())
+    with open(os.path.join(data, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+    print(name)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     for name, n, c, spatial, window, strides, pads, dilations, epi in CASES:
         x = rng.standard_normal((n, c) + spatial).astype(np.float32)
         w = (rng.standard_normal((c, 1) + window) / 3).astype(np.float32)
         b = rng.standard_normal(c).astype(np.float32)
-        fn, ops = EPILOGUES[epi]
-        y = fn(depthwise(x, w, b, strides, pads, dilations)).astype(np.float32)
-        nodes = [helper.make_node(
-            "Conv", ["x", "w", "b"], ["conv" if ops else "y"], group=c,
-            kernel_shape=list(window), strides=list(strides), pads=list(pads),
-            dilations=list(dilations))]
-        inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
-        if ops == ["Clip"]:
-            inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
-                      numpy_helper.from_array(np.array(6, np.float32), "hi")]
-            nodes.append(helper.make_node("Clip", ["conv", "lo", "hi"], ["y"]))
-        elif ops == ["Relu"]:
-            nodes.append(helper.make_node("Relu", ["conv"], ["y"]))
-        elif ops == ["Sigmoid", "Mul"]:
-            nodes += [helper.make_node("Sigmoid", ["conv"], ["s"]),
-                      helper.make_node("Mul", ["conv", "s"], ["y"])]
-        graph = helper.make_graph(
-            nodes, name,
-            [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
-            [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)],
-            inits)
-        model = helper.make_model(graph,
-                                  opset_imports=[helper.make_opsetid("", 17)])
-        onnx.checker.check_model(model)
-        case = os.path.join(out, name)
-        os.makedirs(os.path.join(case, "test_data_set_0"), exist_ok=True)
-        onnx.save(model, os.path.join(case, "model.onnx"))
-        for kind, array, tensor in (("input", x, "x"), ("output", y, "y")):
-            path = os.path.join(case, "test_data_set_0", kind + "_0.pb")
-            with open(path, "wb") as f:
-                f.write(numpy_helper.from_array(array, tensor).SerializeToString())
-        print(name)
+        write_case(out, name, x, w, b, c, window, strides, pads, dilations, epi)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 //
 // The CPU's default rules: a group around one matmul or convolution gets
 // that op's template (@cpu.matmul, @cpu.batch_matmul, @cpu.conv2d_nchw,
-// @cpu.depthwise_conv2d_nchw),
+// @cpu.depthwise_conv2d_nchw, @cpu.grouped_conv2d_nchw),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
 // threads over its leading parallel dimensions (@cpu.outer_forall_<n>d),
 // most specific first; the knob values come from CPU/Rules.cpp.
@@ -34,7 +34,9 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   bool matmul = isPlainMatmul(anchor);
   bool conv = isPlainConv(anchor);
   bool depthwise = isDepthwiseConv2d(anchor);
-  if ((!matmul && !conv && !depthwise) || !hasStaticTensorLoops(anchor))
+  bool grouped = isGroupedConv2d(anchor);
+  if ((!matmul && !conv && !depthwise && !grouped) ||
+      !hasStaticTensorLoops(anchor))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -45,17 +47,25 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
-  if (depthwise) {
-    // [n, c, oh, ow, kh, kw]: threads over channels and output rows, the
-    // epilogue and the producers (the bias, the padding) fused into them.
-    // The dims: c, oh, ow, and the padded input's ih, iw (the plane a
+  if (depthwise || grouped) {
+    // Depthwise [n, c, oh, ow, kh, kw] or grouped [n, g, f, oh, ow, c, kh,
+    // kw]: threads over channels (groups and their filters) and output
+    // rows, the epilogue and the producers (the bias, the padding) fused
+    // into them. The dims end with the padded input's ih, iw (the plane a
     // thread pads and reads, 4x the output's at stride 2).
     auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
-    plan.sequence = "cpu.depthwise_conv2d_nchw";
-    plan.dims = {loops[1], loops[2], loops[3], inType.getDimSize(2),
-                 inType.getDimSize(3)};
-    plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3],
-                                inType.getDimSize(2), inType.getDimSize(3));
+    int64_t ih = inType.getDimSize(inType.getRank() - 2),
+            iw = inType.getDimSize(inType.getRank() - 1);
+    if (depthwise) {
+      plan.sequence = "cpu.depthwise_conv2d_nchw";
+      plan.dims = {loops[1], loops[2], loops[3], ih, iw};
+      plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3], ih, iw);
+    } else {
+      plan.sequence = "cpu.grouped_conv2d_nchw";
+      plan.dims = {loops[1], loops[2], loops[3], loops[4], loops[5], ih, iw};
+      plan.knobs = groupedConvKnobs(loops[1], loops[2], loops[3], loops[4],
+                                    loops[5], ih, iw);
+    }
     for (linalg::LinalgOp op : ops) {
       if (op != root)
         plan.tags.push_back({op, kFuseTag});

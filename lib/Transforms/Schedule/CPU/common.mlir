@@ -72,4 +72,41 @@ module attributes {transform.with_named_sequence} {
     }
     transform.yield
   }
+
+  // Vectorizes the register tiles of a window op (depthwise or grouped
+  // convolution) tiled to unit window steps: a step of a register tile has
+  // unit batch, group, channel and window dimensions; folded away, it reads
+  // a box of the input and is elementwise (or an outer product with the
+  // filters of the tile); with a stride, the box is a strided slice, read as
+  // the contiguous span it lies in and shuffled. Multiply-adds become
+  // vector.fma, and the vectors are lowered.
+  transform.named_sequence @cpu.vectorize_windows(%scope: !transform.any_op {transform.readonly}) {
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    // The padding, rank-reduced by the same folding, is written back into a
+    // tensor of the full rank as a view, not copied.
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.int21.rank_expanding_inserts
+    } : !transform.any_op
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.int21.strided_windows
+    } : !transform.any_op
+    %steps = transform.structured.match interface{LinalgOp} in %scope : (!transform.any_op) -> !transform.any_op
+    transform.foreach %steps : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.sequence %op : !transform.any_op failures(suppress) {
+      ^bb1(%o: !transform.any_op):
+        transform.structured.vectorize %o : !transform.any_op
+      }
+    }
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.int21.strided_windows
+      transform.apply_patterns.int21.multiply_add_to_fma
+    } : !transform.any_op
+    transform.include @cpu.lower_vectors failures(propagate) (%scope) : (!transform.any_op) -> ()
+    transform.yield
+  }
 }

@@ -43,36 +43,7 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
     }
 
-    // A window step of a register tile has unit n, c, kh and kw: folded
-    // away, it reads a reg_h x reg_w box of the input and is elementwise;
-    // with a stride, the box is a strided slice, read as the contiguous
-    // span it lies in and shuffled.
-    transform.apply_patterns to %group {
-      transform.apply_patterns.linalg.tiling_canonicalization
-      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    // The padding, rank-reduced by the same folding, is written back into a
-    // tensor of the full rank as a view, not copied.
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.rank_expanding_inserts
-    } : !transform.any_op
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.strided_windows
-    } : !transform.any_op
-    %steps = transform.structured.match interface{LinalgOp} in %group : (!transform.any_op) -> !transform.any_op
-    transform.foreach %steps : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      transform.sequence %op : !transform.any_op failures(suppress) {
-      ^bb1(%o: !transform.any_op):
-        transform.structured.vectorize %o : !transform.any_op
-      }
-    }
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.strided_windows
-      transform.apply_patterns.int21.multiply_add_to_fma
-    } : !transform.any_op
-    transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -83,11 +83,14 @@ linalg::LinalgOp getRoot(FusionGroupOp group) {
   if (yield.getValues().size() != 1)
     return {};
   Value result = yield.getValues()[0];
-  // A result reshaped last (a pointwise convolution's matmul back to NCHW)
-  // is a view of the op that computes it.
-  if (auto expand = result.getDefiningOp<tensor::ExpandShapeOp>();
-      expand && expand->getParentOp() == group)
-    result = expand.getSrc();
+  // A result reshaped last (a pointwise convolution's matmul back to NCHW,
+  // a grouped convolution's groups merged) is a view of the op that
+  // computes it.
+  Operation *reshape = result.getDefiningOp();
+  if (isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          reshape) &&
+      reshape->getParentOp() == group)
+    result = reshape->getOperand(0);
   auto root = result.getDefiningOp<linalg::LinalgOp>();
   if (!root || root->getParentOp() != group || root->getNumResults() != 1)
     return {};
@@ -114,29 +117,49 @@ bool isPlainConv(Operation *op) {
                               [](int64_t d) { return d == 1; });
 }
 
-bool isDepthwiseConv2d(Operation *op) {
+/// Whether `op` is genericWindowConv's 2-D generic (see LowerToLinalg/NN.cpp):
+/// `lead` parallel loops then the output row and column, `channels`
+/// reductions over a group's input channels, then the window's two; the
+/// input read at (n, ..., o * stride + k * dilation) with positive strides
+/// and dilations, the weight at `weightDims..., k`, the output at the
+/// leading and spatial loops.
+static bool isWindowConv2d(Operation *op, unsigned lead, unsigned channels,
+                           ArrayRef<unsigned> inputLead,
+                           ArrayRef<unsigned> weightLead) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != 6 || generic.getNumDpsInputs() != 2 ||
-      generic.getNumDpsInits() != 1)
+  unsigned numLoops = lead + 4 + channels;
+  if (!generic || generic.getNumLoops() != numLoops ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
     return false;
   using utils::IteratorType;
   SmallVector<IteratorType> iterators = generic.getIteratorTypesArray();
   for (auto [i, iterator] : llvm::enumerate(iterators))
-    if (iterator != (i < 4 ? IteratorType::parallel : IteratorType::reduction))
+    if (iterator !=
+        (i < lead + 2 ? IteratorType::parallel : IteratorType::reduction))
       return false;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   MLIRContext *ctx = op->getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  if (maps[2] != AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx) ||
-      maps[1] != AffineMap::get(6, 0, {d(1), d(4), d(5)}, ctx))
+  unsigned window = lead + 2 + channels;
+  SmallVector<AffineExpr> output, weight;
+  for (unsigned i = 0; i < lead + 2; ++i)
+    output.push_back(d(i));
+  for (unsigned i : weightLead)
+    weight.push_back(d(i));
+  weight.append({d(window), d(window + 1)});
+  if (maps[2] != AffineMap::get(numLoops, 0, output, ctx) ||
+      maps[1] != AffineMap::get(numLoops, 0, weight, ctx))
     return false;
   AffineMap input = maps[0];
-  if (input.getNumResults() != 4 || input.getResult(0) != d(0) ||
-      input.getResult(1) != d(1))
+  if (input.getNumResults() != inputLead.size() + 2)
     return false;
+  for (auto [i, dim] : llvm::enumerate(inputLead))
+    if (input.getResult(i) != d(dim))
+      return false;
   // o * stride + k * dilation, strides and dilations positive.
   for (unsigned i = 0; i < 2; ++i) {
-    auto sum = dyn_cast<AffineBinaryOpExpr>(input.getResult(2 + i));
+    auto sum =
+        dyn_cast<AffineBinaryOpExpr>(input.getResult(inputLead.size() + i));
     if (!sum || sum.getKind() != AffineExprKind::Add)
       return false;
     auto isScaled = [&](AffineExpr e, unsigned dim) {
@@ -148,12 +171,24 @@ bool isDepthwiseConv2d(Operation *op) {
       return mul && mul.getKind() == AffineExprKind::Mul &&
              mul.getLHS() == d(dim) && factor && factor.getValue() > 0;
     };
+    unsigned o = lead + i, k = window + i;
     // Either order: the affine simplifier may put the window term first.
-    if (!(isScaled(sum.getLHS(), 2 + i) && isScaled(sum.getRHS(), 4 + i)) &&
-        !(isScaled(sum.getRHS(), 2 + i) && isScaled(sum.getLHS(), 4 + i)))
+    if (!(isScaled(sum.getLHS(), o) && isScaled(sum.getRHS(), k)) &&
+        !(isScaled(sum.getRHS(), o) && isScaled(sum.getLHS(), k)))
       return false;
   }
   return true;
+}
+
+bool isDepthwiseConv2d(Operation *op) {
+  // (n, c, oh, ow, kh, kw): input [N, C, H, W], weight [C, KH, KW].
+  return isWindowConv2d(op, /*lead=*/2, /*channels=*/0, {0, 1}, {1});
+}
+
+bool isGroupedConv2d(Operation *op) {
+  // (n, g, f, oh, ow, c, kh, kw): input [N, G, C, H, W], weight
+  // [G, F, C, KH, KW].
+  return isWindowConv2d(op, /*lead=*/3, /*channels=*/1, {0, 1, 5}, {1, 2, 5});
 }
 
 void clearTags(Operation *scope) {
@@ -249,6 +284,11 @@ void moveReshapesOut(FusionGroupOp group) {
     RewritePatternSet patterns(group->getContext());
     linalg::populateFoldReshapeOpsByCollapsingPatterns(
         patterns, [&](OpOperand *operand) {
+          // Not the other way (a generic collapsed into its collapsing
+          // consumer): a grouped convolution's epilogue runs over its
+          // [N, G, F, H, W] and its result is collapsed last.
+          if (isa<tensor::CollapseShapeOp>(operand->getOwner()))
+            return false;
           Operation *producer = operand->get().getDefiningOp();
           return producer && producer->getParentOp() == group.getOperation();
         });

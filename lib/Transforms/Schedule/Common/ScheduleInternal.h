@@ -97,6 +97,11 @@ bool isPlainConv(Operation *op);
 /// (n, c, oh * s + kh * d, ow * s + kw * d), weight (c, kh, kw), output
 /// (n, c, oh, ow).
 bool isDepthwiseConv2d(Operation *op);
+/// A convolution of G groups over two spatial dimensions in the form the
+/// lowering writes it: a generic with loops (n, g, f, oh, ow, c, kh, kw),
+/// input (n, g, c, oh * s + kh * d, ow * s + kw * d), weight
+/// (g, f, c, kh, kw), output (n, g, f, oh, ow).
+bool isGroupedConv2d(Operation *op);
 /// Moves reshapes of yielded values after the group.
 void moveYieldedReshapesOut(FusionGroupOp group);
 void clearTags(Operation *scope);
@@ -117,6 +122,10 @@ Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
 Knobs conv2dKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
+/// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an
+/// oh x ow output of an ih x iw (padded) input.
+Knobs groupedConvKnobs(int64_t g, int64_t f, int64_t oh, int64_t ow,
+                       int64_t c, int64_t ih, int64_t iw);
 /// @cpu.elementwise_<rank>d on an iteration space of this shape.
 Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
 /// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)

@@ -7,6 +7,8 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -169,6 +171,28 @@ void PromoteCopyOp::getEffects(
   transform::onlyReadsHandle(getTensorMutable(), effects);
   transform::producesHandle(getOperation()->getOpResults(), effects);
   transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+LoopFullUnrollOp::applyToOne(transform::TransformRewriter &rewriter,
+                             Operation *target,
+                             transform::ApplyToEachResultList &results,
+                             transform::TransformState &state) {
+  auto loop = dyn_cast<scf::ForOp>(target);
+  if (!loop)
+    return DiagnosedSilenceableFailure::success();
+  std::optional<APInt> tripCount = loop.getStaticTripCount();
+  if (!tripCount)
+    return emitSilenceableError()
+           << "expects a loop of a constant trip count at " << loop.getLoc();
+  if (tripCount->isZero()) {
+    rewriter.replaceOp(loop, loop.getInitArgs());
+    return DiagnosedSilenceableFailure::success();
+  }
+  if (failed(loopUnrollFull(loop)))
+    return emitSilenceableError() << "could not unroll the loop at "
+                                  << loop.getLoc();
+  return DiagnosedSilenceableFailure::success();
 }
 
 /// The largest divisor of `n` that is at most `limit` (at least 1).
