@@ -144,8 +144,13 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: 
 // -----
 
 // Max pooling pads with -inf; ceil_mode pads one more row and column at the
-// end so that the last window fits (6 + 1 + 1 + 1 = 9 = 2 * 3 + 3).
+// end so that the last window fits (6 + 1 + 1 + 1 = 9 = 2 * 3 + 3). The pool
+// is a generic over (n, c, oh, ow, kh, kw), the form of a depthwise
+// convolution with the window in place of the weight.
 
+// CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: [[KW:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: [[OUT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @max_pool_ceil
 // CHECK-SAME: ([[X:%.+]]: tensor<1x2x6x6xf32>)
 // CHECK: [[NEG:%.+]] = arith.constant 0xFF800000 : f32
@@ -153,8 +158,9 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: 
 // CHECK: tensor.yield [[NEG]]
 // CHECK: [[INIT:%.+]] = linalg.fill {{.*}} -> tensor<1x2x4x4xf32>
 // CHECK: [[WIN:%.+]] = tensor.empty() : tensor<3x3xf32>
-// CHECK: [[R:%.+]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK: [[R:%.+]] = linalg.generic {indexing_maps = [[[IN]], [[KW]], [[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
 // CHECK-SAME: ins([[PAD]], [[WIN]] : tensor<1x2x9x9xf32>, tensor<3x3xf32>) outs([[INIT]] : tensor<1x2x4x4xf32>)
+// CHECK: arith.maximumf
 // CHECK: return [[R]]
 func.func @max_pool_ceil(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
   %0 = int21.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = true} : (tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32>
@@ -212,7 +218,8 @@ func.func @conv_integers(%x: tensor<1x2x4x4xi32>, %w: tensor<2x2x3x3xi32>, %x3: 
 
 // CHECK-DAG: [[SPATIAL:#.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 // CHECK-LABEL: func.func @avg_pool_exclude_pad
-// CHECK: [[S:%.+]] = linalg.pooling_nchw_sum
+// CHECK: [[S:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK: arith.addf
 // CHECK: [[N:%.+]] = arith.constant dense<{{\[}}[4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
 // CHECK: linalg.generic {indexing_maps = [{{.*}}, [[SPATIAL]], {{.*}}]
 // CHECK-SAME: ins([[S]], [[N]] : tensor<1x1x3x3xf32>, tensor<3x3xf32>)

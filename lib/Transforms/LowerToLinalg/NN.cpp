@@ -462,49 +462,37 @@ struct PoolLowering : OpConversionPattern<OpTy> {
     Value init = filledTensor(rewriter, loc, resultType, padValue);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elementType);
 
-    Value pooled;
-    // The named max pool reads integers as signed: integers take the
-    // generic form, which picks the comparison.
-    if (k == 2 && isa<FloatType>(elementType)) {
-      auto attrs = windowAttrs(rewriter, strides, dilations);
-      SmallVector<Value> ins = {input, window};
-      pooled = isMax
-                   ? linalg::PoolingNchwMaxOp::create(
-                         rewriter, loc, TypeRange{resultType}, ins, init, attrs)
-                         .getResult(0)
-                   : linalg::PoolingNchwSumOp::create(
-                         rewriter, loc, TypeRange{resultType}, ins, init, attrs)
-                         .getResult(0);
-    } else {
-      // (n, c, o..., k...): the window operand only gives k its range.
-      int64_t numDims = 2 + 2 * k;
-      SmallVector<AffineExpr> inputExprs = dims(ctx, 0, 2);
-      for (int64_t i = 0; i < k; ++i)
-        inputExprs.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
-                             getAffineDimExpr(2 + k + i, ctx) * dilations[i]);
-      SmallVector<AffineMap> maps = {
-          AffineMap::get(numDims, 0, inputExprs, ctx),
-          AffineMap::get(numDims, 0, dims(ctx, 2 + k, k), ctx),
-          AffineMap::get(numDims, 0, dims(ctx, 0, 2 + k), ctx)};
-      SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
-      iterators.append(k, IteratorType::reduction);
-      pooled = linalg::GenericOp::create(
-                   rewriter, loc, TypeRange{resultType},
-                   ValueRange{input, window}, init, maps, iterators,
-                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                     Value r;
-                     if (!isMax)
-                       r = arith::AddFOp::create(nb, l, args[0], args[2]);
-                     else if (isa<FloatType>(elementType))
-                       r = arith::MaximumFOp::create(nb, l, args[0], args[2]);
-                     else if (isUnsigned)
-                       r = arith::MaxUIOp::create(nb, l, args[0], args[2]);
-                     else
-                       r = arith::MaxSIOp::create(nb, l, args[0], args[2]);
-                     linalg::YieldOp::create(nb, l, r);
-                   })
-                   .getResult(0);
-    }
+    // (n, c, o..., k...): the window operand only gives k its range. The
+    // form of a depthwise convolution (the window in place of the weight),
+    // which the CPU template of depthwise convolutions schedules too.
+    int64_t numDims = 2 + 2 * k;
+    SmallVector<AffineExpr> inputExprs = dims(ctx, 0, 2);
+    for (int64_t i = 0; i < k; ++i)
+      inputExprs.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
+                           getAffineDimExpr(2 + k + i, ctx) * dilations[i]);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(numDims, 0, inputExprs, ctx),
+        AffineMap::get(numDims, 0, dims(ctx, 2 + k, k), ctx),
+        AffineMap::get(numDims, 0, dims(ctx, 0, 2 + k), ctx)};
+    SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
+    iterators.append(k, IteratorType::reduction);
+    Value pooled =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, ValueRange{input, window},
+            init, maps, iterators,
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value r;
+              if (!isMax)
+                r = arith::AddFOp::create(nb, l, args[0], args[2]);
+              else if (isa<FloatType>(elementType))
+                r = arith::MaximumFOp::create(nb, l, args[0], args[2]);
+              else if (isUnsigned)
+                r = arith::MaxUIOp::create(nb, l, args[0], args[2]);
+              else
+                r = arith::MaxSIOp::create(nb, l, args[0], args[2]);
+              linalg::YieldOp::create(nb, l, r);
+            })
+            .getResult(0);
     if constexpr (!isMax)
       pooled = divideByCount(rewriter, loc, op, pooled, inputType, low);
     rewriter.replaceOp(op, pooled);

@@ -33,7 +33,9 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   linalg::LinalgOp anchor = anchors.front();
   bool matmul = isPlainMatmul(anchor);
   bool conv = isPlainConv(anchor);
-  bool depthwise = isDepthwiseConv2d(anchor);
+  // Pooling has the form of a depthwise convolution (its window in place of
+  // the weight) and gets its template.
+  bool depthwise = isDepthwiseConv2d(anchor) || isWindowPool2d(anchor);
   bool grouped = isGroupedConv2d(anchor);
   if ((!matmul && !conv && !depthwise && !grouped) ||
       !hasStaticTensorLoops(anchor))
@@ -47,6 +49,12 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
+  // A window op whose output rows have one column (a 1-D pooling imported
+  // with a unit width) gives its vectors no lanes: the unit dimensions fold
+  // away into 0-d vectors, on which the vector lowering does not settle.
+  // It threads over its leading dimensions instead.
+  if ((depthwise || grouped) && loops[grouped ? 4 : 3] < 2)
+    return std::nullopt;
   if (depthwise || grouped) {
     // Depthwise [n, c, oh, ow, kh, kw] or grouped [n, g, f, oh, ow, c, kh,
     // kw]: threads over channels (groups and their filters) and output

@@ -57,6 +57,22 @@ static int64_t pickVectorWidth(int64_t dim) {
   return dim > 32 && dim % 32 <= 16 ? 32 : 16;
 }
 
+/// The rows of a window op's register tile, at most `limit` (what the
+/// accumulators hold): a divisor of the plane's rows when one is at least
+/// half the limit, else the limit with the rest of the plane peeled. The 7
+/// rows of a 7x7 plane in tiles of 4 (3 left over) took 0.055 ms at
+/// 55x8x7x7 (grouped), one row a tile 0.088; 14 rows in tiles of 4 or 2
+/// were within 4% (576x14x14, depthwise). Never a remainder of one row
+/// (see windowTileCheck).
+static int64_t pickRows(int64_t rows, int64_t limit) {
+  if (rows <= limit)
+    return rows;
+  int64_t divisor = pickTile(rows, 1, limit);
+  if (rows % divisor == 0 && (2 * divisor >= limit || rows % limit == 1))
+    return divisor;
+  return limit;
+}
+
 Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   Knobs knobs;
   // 8 rows x 32 lanes: 16 AVX-512 (or 32 AVX2) accumulators, one B row load
@@ -170,11 +186,14 @@ Knobs schedule::cpu::depthwiseKnobs(int64_t c, int64_t oh, int64_t ow,
                                     int64_t ih, int64_t iw) {
   Knobs knobs;
   // A register tile of reg_h rows x reg_w columns: the accumulators of one
-  // channel, in registers across the 3x3 (or any) window. Widths of 16 or 8
-  // lanes that divide the row: an odd width (28 lanes for 56-wide rows)
-  // made every step shuffle, 1.9x slower at 144x56x56.
-  int64_t regW = ow % 16 == 0 ? 16 : ow % 8 == 0 ? 8 : std::min<int64_t>(ow, 16);
-  int64_t regH = pickTile(oh, 1, regW <= 8 ? 8 : 4);
+  // channel, in registers across the 3x3 (or any) window. Widths of 16
+  // lanes, the rest of a longer row peeled: an odd width (28 lanes for
+  // 56-wide rows) made every step shuffle, 1.9x slower at 144x56x56, and 8
+  // lanes (which divide 56) took 1.15x the time of 16 + 8 at stride 2
+  // (0.40 ms against 0.35 at 96x112x112), 1.4x for a 3x3 max pool of stride
+  // 2 (64x112x112), the same at stride 1.
+  int64_t regW = std::min<int64_t>(ow, 16);
+  int64_t regH = pickRows(oh, regW <= 8 ? 8 : 4);
   // Thread tiles of whole output planes (a thread pads its own input
   // window, so bands of rows copy their halo rows twice) whose padded input
   // planes (ih x iw, 4x the output's at stride 2) stay in the L2 cache, at
@@ -214,10 +233,7 @@ Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
   int64_t regF = f % 4 == 0 ? 4 : f % 2 == 0 ? 2 : 1;
   int64_t regW = std::min<int64_t>(ow, 16);
   int64_t vectors = regF * ((regW + 15) / 16);
-  // As many rows as the accumulators allow, the rest of the plane peeled
-  // (4 rows of 7 or 14, 3 or 2 left over, beat a tile that divides them:
-  // 0.055 ms against 0.088 at 55x8x7x7 with one row).
-  int64_t regH = std::min<int64_t>(oh, std::max<int64_t>(1, 16 / vectors));
+  int64_t regH = pickRows(oh, std::max<int64_t>(1, 16 / vectors));
   // Thread tiles of whole groups and output planes whose padded input
   // (c channels of ih x iw) stays in the L2 cache, at most 128 KiB (as for
   // depthwise convolutions); bands of rows where there are too few group
@@ -441,7 +457,7 @@ static bool convCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
 }
 
 // @cpu.depthwise_conv2d_nchw: dims = c, oh, ow.
-static constexpr int64_t kRegRows[] = {1, 2, 3, 4, 6, 8};
+static constexpr int64_t kRegRows[] = {1, 2, 3, 4, 6, 7, 8};
 
 /// The knobs of a window op's output plane (oh x ow): thread rows, the
 /// register tile's rows and columns, the epilogue's vector width.
@@ -475,13 +491,27 @@ static Knobs depthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
 
 /// The register tile of a window op (@cpu.depthwise_conv2d_nchw,
 /// @cpu.grouped_conv2d_nchw) within its thread tile and the registers.
-static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
                             std::string &why) {
   if (knobOr0(knobs, "reg_h") > knobOr0(knobs, "par_h")) {
     why = "register tile rows (reg_h) exceed the thread tile (par_h)";
     return false;
   }
   bool grouped = knobs.count("reg_f");
+  // A peeled remainder of one row (17 rows in tiles of 4) sends the vector
+  // lowering of its steps into a rewrite loop that does not end (seen with
+  // a 3x3 stride-2 max pool of 33x33 rows): not a point of the space.
+  int64_t regH = knobOr0(knobs, "reg_h"), parH = knobOr0(knobs, "par_h");
+  size_t ohDim = grouped ? 2 : 1;
+  int64_t oh = dims.size() > ohDim ? dims[ohDim] : 0;
+  auto oneRowLeft = [&](int64_t rows) {
+    return regH > 1 && rows > regH && rows % regH == 1;
+  };
+  if (oneRowLeft(parH) || (parH > 0 && oneRowLeft(oh % parH ? oh % parH : parH))) {
+    why = "the register tile rows (reg_h) leave one row of a thread tile "
+          "(par_h) over";
+    return false;
+  }
   if (grouped && knobOr0(knobs, "reg_f") > knobOr0(knobs, "par_f")) {
     why = "register tile filters (reg_f) exceed the thread tile (par_f)";
     return false;

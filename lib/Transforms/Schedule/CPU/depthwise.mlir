@@ -16,7 +16,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @cpu.depthwise_conv2d_nchw(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_c = transform.tune.knob<"par_c"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
     %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
-    %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 8] -> !transform.param<i64>
+    %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 7, 8] -> !transform.param<i64>
     %reg_w = transform.tune.knob<"reg_w"> options = [8, 16, 24, 28, 32, 48, 64] -> !transform.param<i64>
     %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
 

@@ -21,7 +21,7 @@ module attributes {transform.with_named_sequence} {
     %par_f = transform.tune.knob<"par_f"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
     %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
     %reg_f = transform.tune.knob<"reg_f"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
-    %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 8] -> !transform.param<i64>
+    %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 7, 8] -> !transform.param<i64>
     %reg_w = transform.tune.knob<"reg_w"> options = [8, 16, 24, 28, 32, 48, 64] -> !transform.param<i64>
     %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
 

@@ -185,6 +185,12 @@ bool isDepthwiseConv2d(Operation *op) {
   return isWindowConv2d(op, /*lead=*/2, /*channels=*/0, {0, 1}, {1});
 }
 
+bool isWindowPool2d(Operation *op) {
+  // (n, c, oh, ow, kh, kw): input [N, C, H, W], window [KH, KW] (its shape
+  // only).
+  return isWindowConv2d(op, /*lead=*/2, /*channels=*/0, {0, 1}, {});
+}
+
 bool isGroupedConv2d(Operation *op) {
   // (n, g, f, oh, ow, c, kh, kw): input [N, G, C, H, W], weight
   // [G, F, C, KH, KW].

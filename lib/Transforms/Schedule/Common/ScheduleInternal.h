@@ -97,6 +97,11 @@ bool isPlainConv(Operation *op);
 /// (n, c, oh * s + kh * d, ow * s + kw * d), weight (c, kh, kw), output
 /// (n, c, oh, ow).
 bool isDepthwiseConv2d(Operation *op);
+/// A max or sum pooling over two spatial dimensions in the form the
+/// lowering writes it: a generic with loops (n, c, oh, ow, kh, kw), input
+/// (n, c, oh * s + kh * d, ow * s + kw * d), a window operand (kh, kw) that
+/// only gives the window its shape, output (n, c, oh, ow).
+bool isWindowPool2d(Operation *op);
 /// A convolution of G groups over two spatial dimensions in the form the
 /// lowering writes it: a generic with loops (n, g, f, oh, ow, c, kh, kw),
 /// input (n, g, c, oh * s + kh * d, ow * s + kw * d), weight

@@ -87,8 +87,7 @@ SmallVector<Plan> schedule::gpu::planDefaults(FusionGroupOp group) {
     return isa<linalg::Conv2DNchwFchwOp>(op.getOperation());
   });
   bool pooling = llvm::any_of(ops, [](linalg::LinalgOp op) {
-    return isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
-        op.getOperation());
+    return isWindowPool2d(op);
   });
   bool elementwise = llvm::all_of(ops, isAllParallel);
   Plan plan;
