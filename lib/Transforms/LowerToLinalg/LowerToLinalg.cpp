@@ -328,28 +328,36 @@ struct LowerToLinalgPass
     // Only the groups that have such a reshape, and nothing else rewritten
     // but the reshapes that cancel out (collapse(expand(x)) folds to x): no
     // constants moved, no regions simplified.
-    SmallVector<Operation *> groups;
+    SmallVector<Operation *> matmulGroups, convGroups;
     getOperation().walk([&](FusionGroupOp group) {
-      bool reshaped = false;
+      bool expanded = false, collapsed = false;
       group.walk([&](Operation *op) {
         if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-          reshaped |= fromMatmul(expand.getSrc());
+          expanded |= fromMatmul(expand.getSrc());
         else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-          reshaped |= fromGroupedConv(collapse.getSrc());
+          collapsed |= fromGroupedConv(collapse.getSrc());
       });
-      if (reshaped)
-        groups.push_back(group);
+      if (expanded)
+        matmulGroups.push_back(group);
+      if (collapsed)
+        convGroups.push_back(group);
     });
-    if (groups.empty())
-      return;
-    RewritePatternSet patterns(&getContext());
-    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns,
+    RewritePatternSet collapsing(&getContext()), expanding(&getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(collapsing,
                                                        collapseControl);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, expandControl);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(expanding, expandControl);
     // The expanded epilogue's init a tensor.empty of its own shape, not a
     // reshape (which would fold the epilogue back to the collapsed shape
     // when the schedules move reshapes out of the groups).
-    tensor::populateFoldTensorEmptyPatterns(patterns);
+    tensor::populateFoldTensorEmptyPatterns(expanding);
+    rewriteGroups(matmulGroups, std::move(collapsing));
+    rewriteGroups(convGroups, std::move(expanding));
+  }
+
+  /// Applies `patterns` to the ops of each group until nothing changes.
+  void rewriteGroups(ArrayRef<Operation *> groups, RewritePatternSet patterns) {
+    if (groups.empty())
+      return;
     FrozenRewritePatternSet frozen(std::move(patterns));
     GreedyRewriteConfig config;
     config.enableConstantCSE(false)
