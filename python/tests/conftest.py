@@ -1,8 +1,10 @@
 """Shared fixtures of the int21 Python tests: the repository, the shared
 models (compiled once per session) and tiny models built with onnx.helper."""
 
+import atexit
 import os
 import pathlib
+import shutil
 import tempfile
 
 import numpy as np
@@ -13,8 +15,11 @@ from onnx import helper, mapping, numpy_helper
 import int21
 
 # The default knowledge base lives under $XDG_CACHE_HOME: the tests get their
-# own, empty one, so that what a developer tuned never changes what they see.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="int21-pytest-cache-")
+# own, empty one, so that what a developer tuned never changes what they see;
+# it goes when the session ends.
+_CACHE = tempfile.mkdtemp(prefix="int21-pytest-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODELS = ROOT.parent / "shared" / "models"
