@@ -95,13 +95,16 @@ Value copyGeneric(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 /// The output accumulator of a convolution: the bias broadcast along the
-/// channel dimension (1), or zeros without one.
-Value convInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias) {
+/// channel dimensions (1, or 1 and 2 for channels split into [G, F / G]
+/// with a bias of that shape), or zeros without one.
+Value convInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias,
+               int64_t channelDims = 1) {
   if (!bias)
     return filledTensor(b, loc, type, zeroAttr(type.getElementType()));
-  return copyGeneric(
-      b, loc, type, bias,
-      AffineMap::get(type.getRank(), 0, getAffineDimExpr(1, b.getContext())));
+  return copyGeneric(b, loc, type, bias,
+                     AffineMap::get(type.getRank(), 0,
+                                    dims(b.getContext(), 1, channelDims),
+                                    b.getContext()));
 }
 
 /// An N-D convolution with groups as a linalg.generic, the spatial windows
@@ -313,18 +316,10 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     SmallVector<int64_t> initShape(resultType.getShape());
     initShape[1] /= group;
     initShape.insert(initShape.begin() + 1, group);
-    auto initType = RankedTensorType::get(initShape, elementType);
-    Value init;
-    if (Value bias = adaptor.getBias()) {
-      MLIRContext *ctx = b.getContext();
-      init = copyGeneric(b, loc, initType, splitGroups(b, loc, bias, 0, group),
-                         AffineMap::get(initType.getRank(), 0,
-                                        {getAffineDimExpr(1, ctx),
-                                         getAffineDimExpr(2, ctx)},
-                                        ctx));
-    } else {
-      init = filledTensor(b, loc, initType, zeroAttr(elementType));
-    }
+    Value bias = adaptor.getBias();
+    Value init = convInit(
+        b, loc, RankedTensorType::get(initShape, elementType),
+        bias ? splitGroups(b, loc, bias, 0, group) : Value(), /*channelDims=*/2);
     Value conv = genericWindowConv(b, loc, input, weight, init, op.getStrides(),
                                    op.getDilations(), /*depthwise=*/false);
     return reshapeTensor(b, loc, conv, resultType);
