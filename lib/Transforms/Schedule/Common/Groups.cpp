@@ -121,7 +121,7 @@ bool isPlainConv(Operation *op) {
 /// `lead` parallel loops then the output row and column, `channels`
 /// reductions over a group's input channels, then the window's two; the
 /// input read at (n, ..., o * stride + k * dilation) with positive strides
-/// and dilations, the weight at `weightDims..., k`, the output at the
+/// and dilations, the weight at (`weightLead`..., kh, kw), the output at the
 /// leading and spatial loops.
 static bool isWindowConv2d(Operation *op, unsigned lead, unsigned channels,
                            ArrayRef<unsigned> inputLead,
