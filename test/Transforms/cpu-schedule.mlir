@@ -88,17 +88,21 @@ func.func @matmul_bias_relu(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %bi
 
 // -----
 
-// A convolution becomes an im2col contraction, tiled into threads with the
-// im2col slice computed per tile, and FMA register tiles: 8 filters x 32
-// pixels, the accumulator carried in registers through the K loop.
+// A convolution of stride 1 and rows of 16 columns takes the window form:
+// thread tiles of 4 output rows, register tiles of 4 filters x 4 rows x 16
+// columns whose accumulators stay in registers across the channels and the
+// 3x3 window; each step reads one 4x16 box of the input (contiguous rows,
+// no im2col copy) and multiplies it by 4 broadcast weights.
 // CHECK-LABEL: func.func @conv
-// CHECK: scf.forall
-// CHECK: linalg.generic
-// CHECK: scf.for
-// CHECK: scf.for {{.*}} -> (vector<1x8x32xf32>)
-// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
-// CHECK: scf.yield {{.*}} : vector<1x8x32xf32>
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>, vector<4x16xf32>)
+// CHECK: %[[BOX:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x16x18x18xf32>, vector<4x16xf32>
+// CHECK-COUNT-4: vector.fma %[[BOX]], {{.*}} : vector<4x16xf32>
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.generic
+// CHECK: return
 func.func @conv(%x: tensor<1x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<1x32x16x16xf32> {
   %0 = int21.fusion_group {
     %zero = arith.constant 0.0 : f32
@@ -112,7 +116,10 @@ func.func @conv(%x: tensor<1x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> tensor
 
 // -----
 
-// A 7x7 feature map (49 pixels, no multiple of 16): one pixel tile, a 16x16
+// A 7x7 feature map (49 pixels, no multiple of 16) keeps im2col, whose
+// pixel tiles span rows (a row of 7 would fill 7 of 16 lanes): an im2col
+// contraction tiled into threads with the im2col slice computed per tile,
+// one pixel tile, a 16x16
 // register tile with its accumulator in registers, and the last pixel peeled
 // into a 16x1 tile, vectorized too.
 // CHECK-LABEL: func.func @conv_7x7

@@ -119,3 +119,46 @@ module attributes {transform.with_named_sequence} {
   }
 }
 
+
+// -----
+
+// int21.generalize: a named op becomes its linalg.generic, keeping the tags
+// the templates match ops by (upstream's generalization drops them); a
+// generic is returned as it is, with its tags.
+
+// CHECK-LABEL: func.func @generalize_keeps_tags
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK-SAME: attrs = {int21.anchor, int21.fuse, int21.seen}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {int21.root}
+// CHECK: return
+func.func @generalize_keeps_tags(%x: tensor<1x4x10x10xf32>, %w: tensor<8x4x3x3xf32>,
+                                 %init: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, int21.anchor, int21.fuse}
+         ins(%x, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%0 : tensor<1x8x8x8xf32>) outs(%init : tensor<1x8x8x8xf32>) attrs = {int21.root} {
+  ^bb0(%in: f32, %out: f32):
+    %c0 = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %c0 : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x8xf32>
+  return %1 : tensor<1x8x8x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %conv = transform.structured.match attributes{int21.anchor} in %root : (!transform.any_op) -> !transform.any_op
+    %generic = transform.int21.generalize %conv : (!transform.any_op) -> !transform.any_op
+    %again = transform.structured.match attributes{int21.fuse} in %root : (!transform.any_op) -> !transform.any_op
+    %tail = transform.structured.match attributes{int21.root} in %root : (!transform.any_op) -> !transform.any_op
+    %same = transform.int21.generalize %tail : (!transform.any_op) -> !transform.any_op
+    transform.annotate %again "int21.seen" : !transform.any_op
+    transform.yield
+  }
+}

@@ -184,6 +184,37 @@ def Int21_LoopFullUnrollOp : Op<Transform_Dialect, "int21.loop.full_unroll", [
   }];
 }
 
+def Int21_GeneralizeOp : Op<Transform_Dialect, "int21.generalize", [
+    FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+    TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Generalizes named structured ops, keeping their tags";
+  let description = [{
+    Replaces each named structured op that `target` holds by the
+    `linalg.generic` of the same indexing maps and body, like
+    `transform.structured.generalize`, and gives it the named op's
+    discardable attributes: the tags (int21.anchor, int21.root, int21.fuse,
+    ...) that the templates match ops by, which upstream's generalization
+    drops. A generic is returned as it is. Produces a silenceable failure
+    for an op that is not a structured op.
+
+    ```mlir
+    %generic = transform.int21.generalize %conv
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$transformed);
+  let assemblyFormat = "$target attr-dict `:` functional-type($target, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def Int21_GPUCopyThreadsOp : Op<Transform_Dialect, "int21.gpu.copy_threads", [
     DeclareOpInterfaceMethods<TransformOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {

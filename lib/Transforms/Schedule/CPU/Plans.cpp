@@ -87,16 +87,35 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     return plan;
   }
   if (conv) {
-    // [n, f, oh, ow, c, kh, kw]; the elementwise ops stay separate from the
-    // im2col contraction (reshapes lie between them).
+    // [n, f, oh, ow, c, kh, kw], scheduled by im2col (the elementwise ops
+    // then stay apart from the contraction: reshapes lie between them) or
+    // as a window convolution (the epilogue, the bias and the padding fused
+    // into the thread tiles, as for grouped convolutions). The dims add the
+    // padded input's ih, iw and the strides, which the rules pick by.
+    auto named = cast<linalg::Conv2DNchwFchwOp>(anchor.getOperation());
+    auto inType =
+        cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
+    SmallVector<int64_t> strides(named.getStrides().getValues<int64_t>());
     plan.sequence = "cpu.conv2d_nchw";
-    plan.dims = {loops[1], loops[2], loops[3], loops[4] * loops[5] * loops[6]};
-    plan.knobs =
-        conv2dKnobs(loops[1], loops[2], loops[3],
-                         loops[4] * loops[5] * loops[6]);
-    for (linalg::LinalgOp op : ops)
+    plan.dims = {loops[1],
+                 loops[2],
+                 loops[3],
+                 loops[4] * loops[5] * loops[6],
+                 loops[4],
+                 inType.getDimSize(2),
+                 inType.getDimSize(3),
+                 strides[0],
+                 strides[1]};
+    plan.knobs = conv2dKnobs(plan.dims);
+    for (linalg::LinalgOp op : ops) {
+      if (op != root)
+        plan.tags.push_back({op, kFuseTag});
       if (op != anchor)
         plan.tags.push_back({op, kElementwiseTag});
+    }
+    if (auto pad = anchor.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
+      if (group->isAncestor(pad))
+        plan.tags.push_back({pad, kFuseTag});
     return plan;
   }
   bool batched = isa<linalg::BatchMatmulOp>(anchor);

@@ -73,6 +73,19 @@ static int64_t pickRows(int64_t rows, int64_t limit) {
   return limit;
 }
 
+/// The columns of a window op's register tile (and of its epilogue's
+/// vectors): 16 lanes, the rest of a longer row peeled, unless that leaves
+/// one column over (see windowTileCheck); then another register width, or
+/// the whole row (17 columns: one vector of 17 lanes).
+static int64_t pickColumns(int64_t ow) {
+  if (ow <= 16)
+    return ow;
+  for (int64_t width : {16, 24, 32, 48, 64, 8})
+    if (width <= ow && ow % width != 1)
+      return width;
+  return ow;
+}
+
 Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   Knobs knobs;
   // 8 rows x 32 lanes: 16 AVX-512 (or 32 AVX2) accumulators, one B row load
@@ -119,8 +132,9 @@ Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   return knobs;
 }
 
-Knobs schedule::cpu::conv2dKnobs(int64_t f, int64_t oh, int64_t ow,
-                                    int64_t taps) {
+/// The knobs of @cpu.conv2d_nchw's im2col contraction: f filters over
+/// oh*ow output pixels and c*kh*kw taps, then the group's elementwise ops.
+static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
   int64_t pixels = oh * ow;
   Knobs knobs = matmulKnobs(f, pixels, taps);
   // The conv template has no B panels (its B is the im2col slice).
@@ -182,6 +196,31 @@ Knobs schedule::cpu::conv2dKnobs(int64_t f, int64_t oh, int64_t ow,
   return knobs;
 }
 
+Knobs schedule::cpu::conv2dKnobs(llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 9)
+    return {};
+  auto [f, oh, ow, taps, c] =
+      std::make_tuple(dims[0], dims[1], dims[2], dims[3], dims[4]);
+  Knobs knobs = im2colKnobs(f, oh, ow, taps);
+  Knobs window = groupedConvKnobs(1, f, oh, ow, c, dims[5], dims[6]);
+  window.erase("par_g");
+  // The window form reads a row of the input as one contiguous vector at
+  // stride 1, where im2col copies every input element kh*kw times with
+  // scalar index arithmetic (28% of its time at 64x56x56, 3x3): measured,
+  // 1 thread, 3x3 (ms, im2col -> window): 64x56x56 1.92 -> 1.45,
+  // 128x28x28 1.60 -> 1.41, 256x14x14 1.96 -> 1.57; 5x5 192->64 at 28x28
+  // 4.05 -> 2.90. Rows of 7 fill 7 of 16 lanes (512x7x7: 2.75 -> 3.05),
+  // and a strided window is a shuffle a step (stride 2, 64x56x56 -> 128:
+  // 0.90 -> 1.68; 3 -> 64 channels 7x7 at 224x224: 1.97 -> 3.98): those
+  // keep im2col, whose pixel tiles span rows.
+  bool direct = dims[7] == 1 && dims[8] == 1 && ow >= 14;
+  for (auto &[name, value] : window)
+    if (name != "ew_vec" || direct)
+      knobs[name] = value;
+  knobs["direct"] = direct;
+  return knobs;
+}
+
 Knobs schedule::cpu::depthwiseKnobs(int64_t c, int64_t oh, int64_t ow,
                                     int64_t ih, int64_t iw) {
   Knobs knobs;
@@ -192,7 +231,7 @@ Knobs schedule::cpu::depthwiseKnobs(int64_t c, int64_t oh, int64_t ow,
   // lanes (which divide 56) took 1.15x the time of 16 + 8 at stride 2
   // (0.40 ms against 0.35 at 96x112x112), 1.4x for a 3x3 max pool of stride
   // 2 (64x112x112), the same at stride 1.
-  int64_t regW = std::min<int64_t>(ow, 16);
+  int64_t regW = pickColumns(ow);
   int64_t regH = pickRows(oh, regW <= 8 ? 8 : 4);
   // Thread tiles of whole output planes (a thread pads its own input
   // window, so bands of rows copy their halo rows twice) whose padded input
@@ -231,7 +270,7 @@ Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
   // the rest of a longer row peeled: 8 lanes where 16 do not divide the row
   // (56) took 1.5x the time, 32 (with 24 left over) 6x.
   int64_t regF = f % 4 == 0 ? 4 : f % 2 == 0 ? 2 : 1;
-  int64_t regW = std::min<int64_t>(ow, 16);
+  int64_t regW = pickColumns(ow);
   int64_t vectors = regF * ((regW + 15) / 16);
   int64_t regH = pickRows(oh, std::max<int64_t>(1, 16 / vectors));
   // Thread tiles of whole groups and output planes whose padded input
@@ -416,16 +455,24 @@ static bool matmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
   return true;
 }
 
-// @cpu.conv2d_nchw: dims = f, oh, ow, c * kh * kw.
+// @cpu.conv2d_nchw: dims = f, oh, ow, c * kh * kw, c, ih, iw, stride_h,
+// stride_w (see conv2dKnobs).
+static constexpr int64_t kRegF[] = {1, 2, 4, 8, 16};
+
+static std::optional<SmallVector<int64_t>>
+windowPlaneDomain(llvm::StringRef knob, int64_t oh, int64_t ow);
+
 static std::optional<SmallVector<int64_t>> convDomain(llvm::StringRef knob,
                                                       llvm::ArrayRef<int64_t> dims) {
-  if (dims.size() != 4)
+  if (dims.size() != 9)
     return std::nullopt;
   auto [f, oh, ow, taps] = std::make_tuple(dims[0], dims[1], dims[2], dims[3]);
+  if (knob == "direct")
+    return SmallVector<int64_t>{0, 1};
   if (knob == "par_m")
     return tileOptions(f, 4);
   if (knob == "par_n") {
-    // Whole output rows only (see conv2dKnobs).
+    // Whole output rows only (see im2colKnobs).
     SmallVector<int64_t> options;
     for (int64_t rows = 1; rows <= oh; ++rows)
       if (oh % rows == 0 && (rows * ow <= 1024 || rows == 1))
@@ -438,22 +485,30 @@ static std::optional<SmallVector<int64_t>> convDomain(llvm::StringRef knob,
     return registerOptions(f, kRegM);
   if (knob == "reg_n")
     return registerOptions(oh * ow, kRegN);
-  if (knob == "ew_par_c")
+  if (knob == "ew_par_c" || knob == "par_f")
     return tileOptions(f, 1);
-  if (knob == "ew_vec")
-    return registerOptions(ow, kVectorWidths);
-  return std::nullopt;
+  if (knob == "reg_f")
+    return registerOptions(f, kRegF);
+  return windowPlaneDomain(knob, oh, ow);
 }
 
 static Knobs convDefaults(llvm::ArrayRef<int64_t> dims) {
-  if (dims.size() != 4)
-    return {};
-  return conv2dKnobs(dims[0], dims[1], dims[2], dims[3]);
+  return conv2dKnobs(dims);
 }
 
-static bool convCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
+                            std::string &why);
+
+static bool convCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
                       std::string &why) {
-  return checkRegisterTile(knobs, why);
+  // Only the selected algorithm's knobs shape the code.
+  if (!knobOr0(knobs, "direct"))
+    return checkRegisterTile(knobs, why);
+  if (dims.size() != 9)
+    return true;
+  // The window check on the grouped form's dims (g, f, oh, ow, c, ih, iw).
+  int64_t grouped[] = {1, dims[0], dims[1], dims[2], dims[4], dims[5], dims[6]};
+  return windowTileCheck(knobs, grouped, why);
 }
 
 // @cpu.depthwise_conv2d_nchw: dims = c, oh, ow.
@@ -512,6 +567,19 @@ static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
           "(par_h) over";
     return false;
   }
+  // Likewise a remainder of one column, of the register tile or of the
+  // epilogue's vectors: its 0-d vectors, carried by the window loops, are
+  // left unconverted by the lowering to LLVM (depthwise, grouped or window
+  // convolutions of 17-column rows in tiles of 16).
+  size_t owDim = ohDim + 1;
+  int64_t ow = dims.size() > owDim ? dims[owDim] : 0;
+  for (llvm::StringRef knob : {"reg_w", "ew_vec"}) {
+    int64_t width = knobOr0(knobs, knob);
+    if (width > 1 && ow > width && ow % width == 1) {
+      why = ("the " + knob + " columns leave one column of a row over").str();
+      return false;
+    }
+  }
   if (grouped && knobOr0(knobs, "reg_f") > knobOr0(knobs, "par_f")) {
     why = "register tile filters (reg_f) exceed the thread tile (par_f)";
     return false;
@@ -543,7 +611,6 @@ static std::optional<int64_t> depthwiseExtent(llvm::StringRef knob,
 }
 
 // @cpu.grouped_conv2d_nchw: dims = g, f, oh, ow, c, ih, iw.
-static constexpr int64_t kRegF[] = {1, 2, 4, 8, 16};
 
 static std::optional<SmallVector<int64_t>>
 groupedConvDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
@@ -637,15 +704,18 @@ static std::optional<int64_t> matmulExtent(llvm::StringRef knob,
 
 static std::optional<int64_t> convExtent(llvm::StringRef knob,
                                          llvm::ArrayRef<int64_t> dims) {
-  if (dims.size() != 4)
+  if (dims.size() != 9)
     return std::nullopt;
-  if (knob == "par_m" || knob == "reg_m" || knob == "ew_par_c")
+  if (knob == "par_m" || knob == "reg_m" || knob == "ew_par_c" ||
+      knob == "par_f" || knob == "reg_f")
     return dims[0];
   if (knob == "par_n" || knob == "reg_n")
     return dims[1] * dims[2];
+  if (knob == "par_h" || knob == "reg_h")
+    return dims[1];
   if (knob == "cache_k")
     return dims[3];
-  if (knob == "ew_vec")
+  if (knob == "ew_vec" || knob == "reg_w")
     return dims[2];
   return std::nullopt;
 }

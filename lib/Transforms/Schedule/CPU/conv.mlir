@@ -1,50 +1,106 @@
-// CPU schedule for convolution fusion groups (linalg.conv_2d_nchw_fchw):
-// im2col turns the convolution into a batched contraction
+// CPU schedule for convolution fusion groups (linalg.conv_2d_nchw_fchw, one
+// group, any stride), two algorithms selected by the knob `direct`:
+//
+// direct = 0, im2col: the convolution becomes a batched contraction
 // n x f x (oh*ow) x (c*kh*kw), which is tiled into threads over f and oh*ow
 // with the im2col producer fused into each thread tile, then tiled for the
 // cache over k and into a register tile like @cpu.batch_matmul. The
 // elementwise ops of the group (bias, residual, activation) are tiled into
-// threads over channels and vectorized along the output row.
-// Knobs: par_* thread tile, cache_k, reg_* register tile of the contraction;
-// ew_par_c channels per thread tile and ew_vec vector width of the
-// elementwise ops.
+// threads over channels and vectorized along the output row. Knobs: par_m,
+// par_n thread tile, cache_k, reg_m, reg_n register tile of the
+// contraction; ew_par_c channels per thread tile of the elementwise ops.
+//
+// direct = 1, a window convolution like @cpu.grouped_conv2d_nchw of one
+// group: the root (the epilogue over [N, F, OH, OW], or the convolution) is
+// tiled into threads over filters and output rows, the convolution, its
+// bias and the padding of its input fused into each thread tile; register
+// tiles of reg_f filters x reg_h output rows x reg_w output columns read a
+// box of the input a step (contiguous at stride 1: no im2col copy) and
+// multiply it by reg_f broadcast weights. Knobs: par_f, par_h thread tile;
+// reg_f, reg_h, reg_w register tile.
+//
+// ew_vec, the epilogue's vector width along the output row, is shared.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @cpu.conv2d_nchw(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
-    %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
-    %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 224, 256, 512] -> !transform.param<i64>
-    %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 192, 256, 512] -> !transform.param<i64>
-    %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 8] -> !transform.param<i64>
-    %reg_n = transform.tune.knob<"reg_n"> options = [8, 16, 32, 48, 64] -> !transform.param<i64>
-    %ew_par_c = transform.tune.knob<"ew_par_c"> options = [1, 4, 8, 16, 32] -> !transform.param<i64>
+    %direct = transform.tune.knob<"direct"> options = [0, 1] -> !transform.param<i64>
     %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
+    transform.tune.alternatives<"direct"> selected_region = %direct : !transform.param<i64> {
+      %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
+      %par_n = transform.tune.knob<"par_n"> options = [32, 64, 128, 224, 256, 512] -> !transform.param<i64>
+      %cache_k = transform.tune.knob<"cache_k"> options = [64, 128, 192, 256, 512] -> !transform.param<i64>
+      %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 8] -> !transform.param<i64>
+      %reg_n = transform.tune.knob<"reg_n"> options = [8, 16, 32, 48, 64] -> !transform.param<i64>
+      %ew_par_c = transform.tune.knob<"ew_par_c"> options = [1, 4, 8, 16, 32] -> !transform.param<i64>
 
-    %conv = transform.structured.match attributes{int21.anchor} in %group : (!transform.any_op) -> !transform.any_op
-    %col, %result = transform.structured.convert_conv2d_to_img2col %conv : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mm = transform.get_producer_of_operand %result[0] : (!transform.any_op) -> !transform.any_op
-    transform.annotate %mm "int21.anchor" : !transform.any_op
-    %mm_t, %forall = transform.structured.tile_using_forall %mm tile_sizes [1, %par_m, %par_n]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %col_t, %forall_1 = transform.structured.fuse_into_containing_op %col into %forall
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %mm_k, %loop_k = transform.structured.tile_using_for %mm_t tile_sizes [0, 0, 0, %cache_k]
-      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, 1]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
-
-    %ew = transform.structured.match attributes{int21.ew} in %group : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_t, %ew_forall = transform.structured.tile_using_forall %op tile_sizes [1, %ew_par_c]
+      %conv = transform.structured.match attributes{int21.anchor} in %group : (!transform.any_op) -> !transform.any_op
+      %col, %result = transform.structured.convert_conv2d_to_img2col %conv : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mm = transform.get_producer_of_operand %result[0] : (!transform.any_op) -> !transform.any_op
+      transform.annotate %mm "int21.anchor" : !transform.any_op
+      %mm_t, %forall = transform.structured.tile_using_forall %mm tile_sizes [1, %par_m, %par_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %col_t, %forall_1 = transform.structured.fuse_into_containing_op %col into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %mm_k, %loop_k = transform.structured.tile_using_for %mm_t tile_sizes [0, 0, 0, %cache_k]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      %op_r, %l0, %l1, %l2, %l3 = transform.structured.tile_using_for %op_t tile_sizes [1, 1, 1, %ew_vec]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%l3) : (!transform.any_op) -> ()
-    }
+      %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, 1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
 
-    transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
-    transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+      %ew = transform.structured.match attributes{int21.ew} in %group : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_t, %ew_forall = transform.structured.tile_using_forall %op tile_sizes [1, %ew_par_c]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        %op_r, %l0, %l1, %l2, %l3 = transform.structured.tile_using_for %op_t tile_sizes [1, 1, 1, %ew_vec]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%l3) : (!transform.any_op) -> ()
+      }
+
+      transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
+      transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+      transform.yield
+    }, {
+      %par_f = transform.tune.knob<"par_f"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
+      %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
+      %reg_f = transform.tune.knob<"reg_f"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+      %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 7, 8] -> !transform.param<i64>
+      %reg_w = transform.tune.knob<"reg_w"> options = [8, 16, 24, 28, 32, 48, 64] -> !transform.param<i64>
+
+      // The generic form of the convolution, whose unit dimensions the
+      // window vectorization folds away; it keeps the anchor's tags.
+      %named = transform.structured.match attributes{int21.anchor} in %group : (!transform.any_op) -> !transform.any_op
+      %generic = transform.int21.generalize %named : (!transform.any_op) -> !transform.any_op
+      %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+      %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+      %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_f, %par_h]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+      %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %conv_r, %l_n, %l_f, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, %reg_f, %reg_h, %reg_w, 1, 1, 1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // One filter a step, the reg_f steps unrolled (see
+      // @cpu.grouped_conv2d_nchw).
+      %step, %l_f1 = transform.structured.tile_using_for %conv_r tile_sizes [0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.int21.loop.full_unroll %l_f1 : !transform.any_op
+      transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%l_h) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%l_f) : (!transform.any_op) -> ()
+
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+      }
+
+      transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
+      transform.yield
+    }
     transform.yield
   }
 }

@@ -122,9 +122,11 @@ llvm::SmallVector<Plan> planDefaults(FusionGroupOp group);
 const TemplateRules *lookupRules(llvm::StringRef sequence);
 /// @cpu.matmul and @cpu.batch_matmul: C[m, n] += A[m, k] * B[k, n].
 Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
-/// @cpu.conv2d_nchw: the im2col contraction of f filters over oh*ow output
-/// pixels and c*kh*kw taps, then the group's elementwise ops.
-Knobs conv2dKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps);
+/// @cpu.conv2d_nchw on dims {f, oh, ow, taps, c, ih, iw, stride_h,
+/// stride_w}: f filters over an oh x ow output, c channels and c*kh*kw taps,
+/// an ih x iw (padded) input. The knobs of both algorithms (see conv.mlir)
+/// and `direct`, which picks one.
+Knobs conv2dKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
 /// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -192,6 +193,37 @@ LoopFullUnrollOp::applyToOne(transform::TransformRewriter &rewriter,
   if (failed(loopUnrollFull(loop)))
     return emitSilenceableError() << "could not unroll the loop at "
                                   << loop.getLoc();
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+GeneralizeOp::applyToOne(transform::TransformRewriter &rewriter,
+                         Operation *target,
+                         transform::ApplyToEachResultList &results,
+                         transform::TransformState &state) {
+  auto named = dyn_cast<linalg::LinalgOp>(target);
+  if (!named)
+    return emitSilenceableError()
+           << "expects a structured op at " << target->getLoc();
+  if (isa<linalg::GenericOp>(target)) {
+    results.push_back(target);
+    return DiagnosedSilenceableFailure::success();
+  }
+  // The op's own discardable attributes, not linalg's (the memoized
+  // indexing maps of a named op).
+  SmallVector<NamedAttribute> tags;
+  for (NamedAttribute attr : target->getDiscardableAttrs())
+    if (!attr.getName().strref().starts_with("linalg."))
+      tags.push_back(attr);
+  rewriter.setInsertionPoint(target);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, named);
+  if (failed(generic))
+    return emitSilenceableError()
+           << "could not generalize the op at " << target->getLoc();
+  for (NamedAttribute tag : tags)
+    (*generic)->setAttr(tag.getName(), tag.getValue());
+  results.push_back(*generic);
   return DiagnosedSilenceableFailure::success();
 }
 
