@@ -128,6 +128,54 @@ TEST(EngineTest, TwoEnginesInOneProcessShareNothing) {
   expectModelOutput(**b, 3.0f);
 }
 
+// A depthwise convolution whose thread tiles each pad their own window into
+// a buffer of the engine's allocator (y = the 3x3 sums of x, zero-padded).
+constexpr const char *kWindowModel = R"mlir(
+func.func @main(%x: tensor<1x8x20x20xf32> {onnx.name = "x"}) -> (tensor<1x8x20x20xf32> {onnx.name = "y"}) {
+  %w = int21.constant dense<1.0> : tensor<8x1x3x3xf32>
+  %y = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 8 : i64}
+      : (tensor<1x8x20x20xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x20x20xf32>
+  return %y : tensor<1x8x20x20xf32>
+}
+)mlir";
+
+// The allocator's blocks are cached per thread: the engine's own threads
+// and several callers' at once allocate and free the tiles' buffers without
+// sharing a lock, and every run still reads what it wrote; the blocks of
+// every thread are released when the engine is unloaded, and a second
+// engine loaded after it starts afresh.
+TEST(EngineTest, ThreadTileBuffersFromManyThreads) {
+  static const std::string bytes = compileEngine(kWindowModel);
+  ASSERT_FALSE(bytes.empty());
+  for (int load = 0; load < 2; ++load) {
+    llvm::Expected<std::unique_ptr<Engine>> engine = loadBytes(bytes);
+    ASSERT_TRUE(bool(engine)) << llvm::toString(engine.takeError());
+    (*engine)->setThreads(2);
+    auto check = [&](float scale) {
+      Tensor x(DType::F32, {1, 8, 20, 20});
+      for (int i = 0; i < 8 * 400; ++i)
+        x.dataAs<float>()[i] = scale;
+      for (int run = 0; run < 20; ++run) {
+        llvm::Expected<std::vector<Tensor>> y = (*engine)->run({x});
+        ASSERT_TRUE(bool(y)) << llvm::toString(y.takeError());
+        const float *out = (*y)[0].dataAs<float>();
+        for (int c = 0; c < 8; ++c)
+          for (int h = 0; h < 20; ++h)
+            for (int w = 0; w < 20; ++w) {
+              int rows = 3 - (h == 0) - (h == 19), cols = 3 - (w == 0) - (w == 19);
+              ASSERT_FLOAT_EQ(out[(c * 20 + h) * 20 + w], scale * rows * cols)
+                  << "channel " << c << " at " << h << ", " << w;
+            }
+      }
+    };
+    std::vector<std::thread> callers;
+    for (int t = 0; t < 4; ++t)
+      callers.emplace_back(check, 1.0f + t);
+    for (std::thread &caller : callers)
+      caller.join();
+  }
+}
+
 // Engines of different code loaded side by side each run their own code
 // (the loader must not take the second for the first, whose code came from
 // a file of the same name).
