@@ -162,3 +162,53 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// int21.box_affine_maps: the im2col copy of a 3x3 convolution of stride 2
+// (output rows of 8), tiled to 8 pixels of one row, reads its input
+// through a slice of stride 2 with a projected permutation; a tile of 16
+// pixels spans two rows (its map is no strided slice over its box) and
+// stays as it is, as does a generic whose maps are projected permutations.
+
+// CHECK-DAG: #[[IDENT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func.func @box_affine_maps
+// CHECK: %[[S:.*]] = tensor.extract_slice %arg0[0, 0, 2, 1] [1, 1, 1, 8] [1, 1, 1, 2] : tensor<1x4x17x17xf32> to tensor<8xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ROW]], #[[IDENT]]]
+// CHECK-SAME: ins(%[[S]] : tensor<8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[IDENT]]]
+// CHECK-SAME: ins(%arg0 : tensor<1x4x17x17xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[IDENT]], #[[IDENT]]]
+// CHECK-SAME: ins(%arg2 : tensor<1x1x8xf32>)
+#im2col = affine_map<(d0, d1, d2) -> (d0, d1 floordiv 9, (d2 floordiv 8) * 2 + (d1 mod 9) floordiv 3 + 2, (d2 mod 8) * 2 + d1 mod 3 + 1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @box_affine_maps(%x: tensor<1x4x17x17xf32>, %out: tensor<1x1x8xf32>, %y: tensor<1x1x8xf32>,
+                           %out16: tensor<1x1x16xf32>) -> (tensor<1x1x8xf32>, tensor<1x1x16xf32>, tensor<1x1x8xf32>) {
+  %0 = linalg.generic {indexing_maps = [#im2col, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%x : tensor<1x4x17x17xf32>) outs(%out : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x8xf32>
+  %1 = linalg.generic {indexing_maps = [#im2col, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%x : tensor<1x4x17x17xf32>) outs(%out16 : tensor<1x1x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x16xf32>
+  %2 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%y : tensor<1x1x8xf32>) outs(%out : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x8xf32>
+  return %0, %1, %2 : tensor<1x1x8xf32>, tensor<1x1x16xf32>, tensor<1x1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.int21.box_affine_maps
+    } : !transform.any_op
+    transform.yield
+  }
+}

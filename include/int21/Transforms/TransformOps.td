@@ -291,6 +291,28 @@ def Int21_ApplyStridedWindowsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def Int21_ApplyBoxAffineMapsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.int21.box_affine_maps",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Give generics whose maps are affine over their box strided slices";
+  let description = [{
+    A `linalg.generic` of static loop ranges (at most 4096 points) reading
+    an input through an indexing map that is no projected permutation (the
+    im2col copy of a convolution: `d floordiv OW`, `d mod OW`, `(d mod 9)
+    floordiv 3`, ...), where over the generic's own box every result of the
+    map equals `c + b * d` for one loop dimension `d` (or a constant `c`),
+    each dimension in one result at most and `b` >= 1: the input becomes
+    the slice of offsets `c` and strides `b` (the results that are
+    constants dropped), read with the projected permutation of those
+    dimensions, so that the generic vectorizes (a contiguous read at `b` =
+    1; see strided_windows for `b` > 1). The map is checked at every point
+    of the box, not simplified: a tile of the im2col copy within one output
+    row qualifies, one across rows does not.
+  }];
+  let cppNamespace = "::int21";
+  let assemblyFormat = "attr-dict";
+}
+
 def Int21_ApplyRankExpandingInsertsPatternsOp : Op<Transform_Dialect,
     "apply_patterns.int21.rank_expanding_inserts",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

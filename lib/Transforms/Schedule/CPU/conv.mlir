@@ -8,7 +8,8 @@
 // elementwise ops of the group (bias, residual, activation) are tiled into
 // threads over channels and vectorized along the output row. Knobs: par_m,
 // par_n thread tile, cache_k, reg_m, reg_n register tile of the
-// contraction; ew_par_c channels per thread tile of the elementwise ops.
+// contraction; col_w pixels a vector of the im2col copy (a divisor of the
+// output row); ew_par_c channels per thread tile of the elementwise ops.
 //
 // direct = 1, a window convolution like @cpu.grouped_conv2d_nchw of one
 // group: the root (the epilogue over [N, F, OH, OW], or the convolution) is
@@ -40,6 +41,29 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %col_t, %forall_1 = transform.structured.fuse_into_containing_op %col into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      // The im2col copy in pieces of col_w pixels of one output row (a
+      // divisor of the row): over such a piece its map is a strided slice
+      // of the input, so that it is read as a vector (contiguous at stride
+      // 1, a span and a shuffle at stride 2) rather than element by element
+      // with the map's divisions.
+      %col_w = transform.tune.knob<"col_w"> options = [7, 8, 14, 16, 28, 32, 56] -> !transform.param<i64>
+      transform.annotate %col_t "int21.im2col" : !transform.any_op
+      %col_r, %lc_b, %lc_k, %lc_p = transform.structured.tile_using_for %col_t tile_sizes [1, 1, %col_w]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.apply_patterns to %forall_1 {
+        transform.apply_patterns.int21.box_affine_maps
+      } : !transform.any_op
+      %cols = transform.structured.match attributes{int21.im2col} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %cols : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        transform.sequence %op : !transform.any_op failures(suppress) {
+        ^bb1(%o: !transform.any_op):
+          transform.structured.vectorize %o : !transform.any_op
+        }
+      }
+      transform.apply_patterns to %forall_1 {
+        transform.apply_patterns.int21.strided_windows
+      } : !transform.any_op
       %mm_k, %loop_k = transform.structured.tile_using_for %mm_t tile_sizes [0, 0, 0, %cache_k]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, 1]

@@ -469,6 +469,111 @@ struct StridedSliceRead : OpRewritePattern<vector::TransferReadOp> {
     return success();
   }
 };
+/// A generic of static loop ranges reading an input through a map that,
+/// over the generic's box, is `c + b * d` in each result (see
+/// apply_patterns.int21.box_affine_maps): the input becomes a strided slice
+/// read with a projected permutation.
+struct BoxAffineMap : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kMaxPoints = 4096;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t points = 1;
+    for (int64_t range : ranges) {
+      if (ShapedType::isDynamic(range) || range < 1)
+        return failure();
+      points *= range;
+      if (points > kMaxPoints)
+        return failure();
+    }
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      AffineMap map = maps[operand->getOperandNumber()];
+      auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+      if (!type || !type.hasStaticShape() || map.getNumSymbols() != 0 ||
+          map.isProjectedPermutation())
+        continue;
+      unsigned dims = map.getNumDims();
+      // The fit at the origin and one step along each dimension.
+      SmallVector<int64_t> origin(dims, 0);
+      SmallVector<int64_t> base = map.compose(origin);
+      SmallVector<SmallVector<int64_t>> slope(dims);
+      for (unsigned d = 0; d < dims; ++d) {
+        slope[d].assign(base.size(), 0);
+        if (ranges[d] < 2)
+          continue;
+        SmallVector<int64_t> step(origin);
+        step[d] = 1;
+        SmallVector<int64_t> at = map.compose(step);
+        for (unsigned r = 0; r < base.size(); ++r)
+          slope[d][r] = at[r] - base[r];
+      }
+      // Each result moves with one dimension at most, forward; each
+      // dimension moves one result at most.
+      SmallVector<int> dimOf(base.size(), -1);
+      bool fits = true;
+      llvm::SmallBitVector used(dims);
+      for (unsigned r = 0; r < base.size() && fits; ++r)
+        for (unsigned d = 0; d < dims && fits; ++d) {
+          if (slope[d][r] == 0)
+            continue;
+          if (slope[d][r] < 0 || dimOf[r] != -1 || used.test(d))
+            fits = false;
+          dimOf[r] = d;
+          used.set(d);
+        }
+      if (!fits)
+        continue;
+      // Checked at every point of the box, in bounds of the input.
+      SmallVector<int64_t> point(dims, 0);
+      for (int64_t n = 0; n < points && fits; ++n) {
+        for (int64_t d = dims - 1, rest = n; d >= 0; --d) {
+          point[d] = rest % ranges[d];
+          rest /= ranges[d];
+        }
+        SmallVector<int64_t> at = map.compose(point);
+        for (unsigned r = 0; r < base.size() && fits; ++r) {
+          int64_t want = base[r] + (dimOf[r] >= 0 ? slope[dimOf[r]][r] *
+                                                        point[dimOf[r]]
+                                                  : 0);
+          fits = at[r] == want && want >= 0 && want < type.getDimSize(r);
+        }
+      }
+      if (!fits)
+        continue;
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<int64_t> shape;
+      SmallVector<AffineExpr> exprs;
+      for (unsigned r = 0; r < base.size(); ++r) {
+        offsets.push_back(rewriter.getIndexAttr(base[r]));
+        if (dimOf[r] < 0) {
+          sizes.push_back(rewriter.getIndexAttr(1));
+          strides.push_back(rewriter.getIndexAttr(1));
+          continue;
+        }
+        sizes.push_back(rewriter.getIndexAttr(ranges[dimOf[r]]));
+        strides.push_back(rewriter.getIndexAttr(slope[dimOf[r]][r]));
+        shape.push_back(ranges[dimOf[r]]);
+        exprs.push_back(rewriter.getAffineDimExpr(dimOf[r]));
+      }
+      Value slice = tensor::ExtractSliceOp::create(
+          rewriter, op.getLoc(),
+          RankedTensorType::get(shape, type.getElementType()),
+          operand->get(), offsets, sizes, strides);
+      maps[operand->getOperandNumber()] =
+          AffineMap::get(dims, 0, exprs, op.getContext());
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(slice);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// insert_slice(src into tensor.empty), whole and adding only unit
 /// dimensions -> expand_shape(src).
 struct RankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
@@ -505,6 +610,11 @@ struct RankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
 void int21::ApplyStridedWindowsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   patterns.add<StridedWindowSlice, StridedSliceRead>(patterns.getContext());
+}
+
+void int21::ApplyBoxAffineMapsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<BoxAffineMap>(patterns.getContext());
 }
 
 void int21::ApplyRankExpandingInsertsPatternsOp::populatePatterns(
