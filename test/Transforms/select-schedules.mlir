@@ -61,3 +61,33 @@ func.func @loose(%a: tensor<32x64xf32>) -> tensor<32x64xf32> {
   } -> tensor<32x64xf32>
   return %r : tensor<32x64xf32>
 }
+
+// -----
+
+// A schedule that leaves out a knob selecting among alternatives (written
+// before the template had them: a knowledge-base record of the im2col
+// convolution schedule) selects the template's first alternative, so that
+// its knobs keep their meaning; without a schedule the rules pick (the
+// window form, at stride 1 on rows of 16).
+// CHECK-LABEL: func.func @conv_record
+// CHECK: int21.fusion_group schedule(<@cpu.conv2d_nchw, {{{.*}}direct = 0 : i64, {{.*}}reg_m = 4 : i64, reg_n = 16 : i64{{.*}}}>)
+// CHECK: int21.fusion_group schedule(<@cpu.conv2d_nchw, {{{.*}}direct = 1 : i64, {{.*}}reg_m = 8 : i64, reg_n = 32 : i64{{.*}}}>)
+// APPLY-LABEL: func.func @conv_record
+// APPLY-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+func.func @conv_record(%x: tensor<1x16x18x18xf32>, %w: tensor<32x16x3x3xf32>) -> (tensor<1x32x16x16xf32>, tensor<1x32x16x16xf32>) {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.conv2d_nchw, {reg_m = 4 : i64, reg_n = 16 : i64}>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x32x16x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+    %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x18x18xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+    int21.yield %c : tensor<1x32x16x16xf32>
+  } : tensor<1x32x16x16xf32>
+  %1 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x32x16x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+    %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x18x18xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+    int21.yield %c : tensor<1x32x16x16xf32>
+  } : tensor<1x32x16x16xf32>
+  return %0, %1 : tensor<1x32x16x16xf32>, tensor<1x32x16x16xf32>
+}

@@ -159,6 +159,17 @@ LogicalResult selectGroup(FusionGroupOp group, ScheduleTarget target,
   Knobs full = plan->knobs;
   for (const auto &knob : knobs)
     full[knob.getKey()] = knob.getValue();
+  // A schedule that does not set a knob selecting among alternatives was
+  // written for the template before it had them (a knowledge-base record,
+  // say): it selects the template's own choice (its first region, which
+  // holds what the template did then), not the rules' pick for this work,
+  // so that its other knobs mean what they meant.
+  if (own)
+    if (const TemplateSpec *spec =
+            TemplateRegistry::get().lookup(plan->sequence))
+      for (const KnobSpec &knob : spec->knobs)
+        if (knob.regions > 0 && !knobs.count(knob.name))
+          full[knob.name] = knob.selected.value_or(0);
   if (auto it = overrides.find(plan->sequence); it != overrides.end())
     for (const auto &knob : it->second)
       full[knob.getKey()] = knob.getValue();
