@@ -221,7 +221,13 @@ Knobs schedule::cpu::conv2dKnobs(llvm::ArrayRef<int64_t> dims) {
   // keep im2col, whose pixel tiles span rows. So do rows of 8 to 12 (3x3,
   // 128 channels, 12x12: 0.24 -> 0.30; 10x10: 0.20 -> 0.24; 64, 8x8:
   // 0.037 -> 0.050).
-  bool direct = dims[7] == 1 && dims[8] == 1 && ow >= 14;
+  // Nor rows whose register tile would be an odd width above 16 lanes (17
+  // columns, with no width that leaves no single column over): filters x
+  // vector<17> accumulators took 3.5 ms at 64 -> 64 channels, 17x17,
+  // im2col 0.26.
+  int64_t columns = pickColumns(ow);
+  bool direct = dims[7] == 1 && dims[8] == 1 && ow >= 14 &&
+                (columns <= 16 || columns % 16 == 0);
   for (auto &[name, value] : window)
     if (name != "ew_vec" || direct)
       knobs[name] = value;
@@ -545,8 +551,17 @@ windowPlaneDomain(llvm::StringRef knob, int64_t oh, int64_t ow) {
     return tileOptions(oh, 1);
   if (knob == "reg_h")
     return registerOptions(oh, kRegRows);
-  if (knob == "reg_w")
-    return registerOptions(ow, kRegN);
+  if (knob == "reg_w") {
+    // Register tiles of an odd width above 16 lanes (24, 28 columns) carry
+    // accumulators LLVM splits badly: 3x3, 128 channels at 28x28 took 35 ms
+    // with 28 columns, 1.36 with 16 (+ 12 peeled). Not points of the space
+    // (a default outside it, the whole row of 17 columns, stays).
+    SmallVector<int64_t> options;
+    for (int64_t w : registerOptions(ow, kRegN))
+      if (w <= 16 || w % 16 == 0)
+        options.push_back(w);
+    return options;
+  }
   if (knob == "ew_vec")
     return registerOptions(ow, kVectorWidths);
   return std::nullopt;
