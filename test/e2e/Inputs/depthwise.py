@@ -89,6 +89,12 @@ def write_case(out, name, x, w, b, group, window, strides, pads, dilations,
     graph = helper.make_graph(
         nodes, name, inputs,
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)], inits)
+    save_case(out, name, graph, feeds, y)
+
+
+def save_case(out, name, graph, feeds, y):
+    """Writes OUT/NAME/model.onnx (opset 17, checked) and its test data:
+    the (name, array) feeds as input_K.pb, y as output_0.pb."""
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     onnx.checker.check_model(model)
     case = os.path.join(out, name)

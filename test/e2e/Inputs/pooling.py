@@ -4,12 +4,12 @@
 # its count, a ceil_mode pool, a batch of two), each with inputs and the
 # outputs of a numpy reference, in the ONNX test layout:
 # OUT/CASE/model.onnx, OUT/CASE/test_data_set_0/*.pb
-import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+from depthwise import save_case
 
 CASES = [
     # name, op, N, C, spatial, window, strides, pads, ceil, count_include_pad
@@ -62,17 +62,7 @@ def main(out):
             [helper.make_node(op, ["x"], ["y"], **attrs)], name,
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
             [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)])
-        model = helper.make_model(graph,
-                                  opset_imports=[helper.make_opsetid("", 17)])
-        onnx.checker.check_model(model)
-        case = os.path.join(out, name)
-        os.makedirs(os.path.join(case, "test_data_set_0"), exist_ok=True)
-        onnx.save(model, os.path.join(case, "model.onnx"))
-        for kind, array, tensor in (("input", x, "x"), ("output", y, "y")):
-            path = os.path.join(case, "test_data_set_0", kind + "_0.pb")
-            with open(path, "wb") as f:
-                f.write(numpy_helper.from_array(array, tensor).SerializeToString())
-        print(name)
+        save_case(out, name, graph, [("x", x)], y)
 
 
 if __name__ == "__main__":

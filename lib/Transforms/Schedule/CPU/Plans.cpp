@@ -21,6 +21,24 @@ using namespace int21::schedule::cpu;
 
 namespace {
 
+/// The tags of a window schedule (depthwise, grouped or a convolution's
+/// window form): every op but the root fused into the root's thread tiles,
+/// every op but the anchor elementwise, and the padding of the anchor's
+/// input fused too, so that each thread pads only its window.
+void tagWindowProducers(Plan &plan, FusionGroupOp group, linalg::LinalgOp root,
+                        linalg::LinalgOp anchor,
+                        ArrayRef<linalg::LinalgOp> ops) {
+  for (linalg::LinalgOp op : ops) {
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+    if (op != anchor)
+      plan.tags.push_back({op, kElementwiseTag});
+  }
+  if (auto pad = anchor.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
+    if (group->isAncestor(pad))
+      plan.tags.push_back({pad, kFuseTag});
+}
+
 /// The anchor-based plans: matmul or conv with elementwise ops around it.
 std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                                  ArrayRef<linalg::LinalgOp> ops) {
@@ -74,16 +92,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.knobs = groupedConvKnobs(loops[1], loops[2], loops[3], loops[4],
                                     loops[5], ih, iw);
     }
-    for (linalg::LinalgOp op : ops) {
-      if (op != root)
-        plan.tags.push_back({op, kFuseTag});
-      if (op != anchor)
-        plan.tags.push_back({op, kElementwiseTag});
-    }
-    // The padding of the input, so that each thread pads only its window.
-    if (auto pad = anchor.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
-      if (group->isAncestor(pad))
-        plan.tags.push_back({pad, kFuseTag});
+    tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }
   if (conv) {
@@ -107,15 +116,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                  strides[0],
                  strides[1]};
     plan.knobs = conv2dKnobs(plan.dims);
-    for (linalg::LinalgOp op : ops) {
-      if (op != root)
-        plan.tags.push_back({op, kFuseTag});
-      if (op != anchor)
-        plan.tags.push_back({op, kElementwiseTag});
-    }
-    if (auto pad = anchor.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>())
-      if (group->isAncestor(pad))
-        plan.tags.push_back({pad, kFuseTag});
+    tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }
   bool batched = isa<linalg::BatchMatmulOp>(anchor);
