@@ -17,6 +17,7 @@
 #include "int21/AgentSearch/Agent.h"
 #include "int21/AgentSearch/Bandit.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
@@ -37,6 +38,12 @@ public:
                     llvm::ArrayRef<KnowledgeRecord> records);
 
   const std::vector<std::unique_ptr<Agent>> &members() const { return agents; }
+  /// Whether an agent seeds each kernel (Agent::seedsEachKernel).
+  bool seeds() const {
+    return llvm::any_of(agents, [](const std::unique_ptr<Agent> &agent) {
+      return agent->seedsEachKernel();
+    });
+  }
 
   /// Up to `size` new candidates for `kernel`; none when every agent has
   /// run out of ideas for it. `knownLoser` says a schedule hash not to try.

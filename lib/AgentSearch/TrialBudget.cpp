@@ -47,7 +47,7 @@ void TrialBudget::measureRoofline(unsigned threads) {
     bounds.push_back(rooflineMs(kernel, peaks));
 }
 
-std::optional<unsigned> TrialBudget::pickKernel() const {
+std::optional<unsigned> TrialBudget::pickKernel(bool seedsFirst) const {
   // The time each kernel could still win in the model (its best time above
   // its roofline bound, times its instances), spread over the trials it has
   // had. The bound is an estimate (peaks measured on a busy machine, caches
@@ -56,6 +56,7 @@ std::optional<unsigned> TrialBudget::pickKernel() const {
   // to its own bound.
   std::optional<unsigned> pick;
   double pickScore = 0;
+  bool pickUnsearched = false;
   for (unsigned k = 0; k < board.kernels().size(); ++k) {
     const Kernel &kernel = board.kernels()[k];
     if (!active[k])
@@ -87,11 +88,15 @@ std::optional<unsigned> TrialBudget::pickKernel() const {
           }
     }
     double headroom = odds * std::max(bestMs - bounds[k], 0.05 * bestMs);
-    double score = headroom * kernel.instances /
-                   (1 + board.trialsOf(k).size() - (base ? 1 : 0));
-    if (!pick || score > pickScore) {
+    size_t searched = board.trialsOf(k).size() - (base ? 1 : 0);
+    double score = headroom * kernel.instances / (1 + searched);
+    // A merge has no seed: the fusion agent proposes it.
+    bool unsearched = seedsFirst && !kernel.mergeOf && searched == 0;
+    if (!pick || (unsearched && !pickUnsearched) ||
+        (unsearched == pickUnsearched && score > pickScore)) {
       pick = k;
       pickScore = score;
+      pickUnsearched = unsearched;
     }
   }
   return pick;

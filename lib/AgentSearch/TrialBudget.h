@@ -3,7 +3,8 @@
 // A search spends a budget of trials (TuneOptions::budget, or 20 per kernel
 // of the model) within a time limit (TuneOptions::seconds). Each trial goes
 // to the kernel with the most time left to win: its best time above its
-// roofline bound, times its instances, over the trials it has had.
+// roofline bound, times its instances, over the trials it has had. When the
+// knowledge base seeds the search, every kernel has its seed trial first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +46,12 @@ public:
 
   /// No trial more for `kernel` (it needs none, or nothing is left to try).
   void retire(unsigned kernel) { active[kernel] = false; }
-  /// The kernel the next trials go to, none when no kernel is left.
-  std::optional<unsigned> pickKernel() const;
+  /// The kernel the next trials go to, none when no kernel is left. With
+  /// `seedsFirst` (the team has an agent that seeds each kernel from the
+  /// knowledge base), a kernel not searched yet goes before every searched
+  /// one: its seed is the best-informed trial a search has, and how long the
+  /// kernels take does not decide which of them gets one.
+  std::optional<unsigned> pickKernel(bool seedsFirst = false) const;
 
 private:
   const TuneOptions &options;

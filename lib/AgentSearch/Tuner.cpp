@@ -302,7 +302,7 @@ llvm::Expected<TuneResult> Coordinator::run() {
 
   // The search proper.
   while (budget.left()) {
-    std::optional<unsigned> kernel = budget.pickKernel();
+    std::optional<unsigned> kernel = budget.pickKernel(team.seeds());
     if (!kernel)
       break;
     if (!board.defaultTrial(*kernel)) {
