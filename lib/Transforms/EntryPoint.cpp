@@ -13,6 +13,10 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
@@ -272,6 +276,83 @@ struct DecomposeAggregatesPass
   }
 };
 
+/// Whether `type`'s innermost dimension is contiguous (stride 1).
+static bool unitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() == 0 || failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.back() == 1;
+}
+
+/// `copy` as a loop nest over all dimensions but the innermost, each row
+/// moved in vectors of 512 bits (the last one masked), or in one vector when
+/// the row is short and static. Copies the rows of padded windows, concats
+/// and slices at vector speed where a scalar loop moved one element a step.
+/// Fails (nothing created) where a row is not contiguous on both sides or
+/// the elements are not integers or floats of 8 bits or more.
+static LogicalResult copyByRows(RewriterBase &rewriter, memref::CopyOp copy) {
+  auto source = cast<MemRefType>(copy.getSource().getType());
+  auto target = cast<MemRefType>(copy.getTarget().getType());
+  Type element = source.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8 ||
+      !unitInnerStride(source) || !unitInnerStride(target))
+    return failure();
+  Location loc = copy.getLoc();
+  int64_t rank = source.getRank();
+  constexpr int64_t kVectorBits = 512;
+  int64_t lanes = std::max<int64_t>(kVectorBits / element.getIntOrFloatBitWidth(), 1);
+  int64_t width = source.getShape().back();
+  if (ShapedType::isDynamic(width))
+    width = target.getShape().back();
+  // A static row of up to four vectors moves in one (split by LLVM, the
+  // tail masked by a constant); longer or dynamic rows in a loop.
+  bool whole = !ShapedType::isDynamic(width) && width <= 4 * lanes;
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value padding = arith::ConstantOp::create(
+      rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
+  auto size = [&](int64_t d) -> Value {
+    if (!source.isDynamicDim(d))
+      return arith::ConstantIndexOp::create(rewriter, loc, source.getDimSize(d));
+    return memref::DimOp::create(rewriter, loc, copy.getSource(), d);
+  };
+  SmallVector<Value> lower(rank - 1, zero), upper, steps(rank - 1, one);
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    upper.push_back(size(d));
+  Value rowSize = size(rank - 1);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, lanes);
+  auto row = [&](OpBuilder &b, Location loc, ValueRange outer) {
+    auto move = [&](OpBuilder &b, Value column, VectorType type,
+                    bool inBounds) {
+      SmallVector<Value> at(outer.begin(), outer.end());
+      at.push_back(column);
+      SmallVector<bool> bounds(1, inBounds);
+      Value values = vector::TransferReadOp::create(
+          b, loc, type, copy.getSource(), at, padding, bounds);
+      vector::TransferWriteOp::create(b, loc, values, copy.getTarget(), at,
+                                      bounds);
+    };
+    if (whole) {
+      move(b, zero, VectorType::get({width}, element), /*inBounds=*/true);
+      return;
+    }
+    scf::ForOp::create(b, loc, zero, rowSize, step, ValueRange{},
+                       [&](OpBuilder &b, Location loc, Value column,
+                           ValueRange) {
+                         move(b, column, VectorType::get({lanes}, element),
+                              /*inBounds=*/false);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  scf::buildLoopNest(rewriter, loc, lower, upper, steps,
+                     [&](OpBuilder &b, Location loc, ValueRange outer) {
+                       row(b, loc, outer);
+                     });
+  rewriter.eraseOp(copy);
+  return success();
+}
+
 struct ExpandStridedCopiesPass
     : int21::impl::Int21ExpandStridedCopiesBase<ExpandStridedCopiesPass> {
   void runOnOperation() override {
@@ -287,6 +368,8 @@ struct ExpandStridedCopiesPass
     IRRewriter rewriter(&getContext());
     for (memref::CopyOp copy : copies) {
       rewriter.setInsertionPoint(copy);
+      if (succeeded(copyByRows(rewriter, copy)))
+        continue;
       linalg::CopyOp::create(rewriter, copy.getLoc(), copy.getSource(),
                              copy.getTarget());
       rewriter.eraseOp(copy);

@@ -84,14 +84,21 @@ def Int21DecomposeAggregates : Pass<"int21-decompose-aggregates", "::mlir::func:
 }
 
 def Int21ExpandStridedCopies : Pass<"int21-expand-strided-copies", "::mlir::func::FuncOp"> {
-  let summary = "Turn memref.copy between strided buffers into linalg.copy";
+  let summary = "Turn memref.copy between strided buffers into row loops of vector transfers";
   let description = [{
     `finalize-memref-to-llvm` lowers a copy between buffers that are not both
     contiguous into a call to `memrefCopy`, a function of MLIR's runner
     library that engines do not link. This pass rewrites such copies into
-    `linalg.copy`, which becomes loops; contiguous copies stay memcpy.
+    loops over their rows, each row moved by vector transfers of 512 bits
+    (the last masked; one transfer for a short static row): the interior of
+    a padded window, a slice, an operand of a concat. A copy whose rows are
+    not contiguous on both sides, or of elements narrower than a byte,
+    becomes `linalg.copy` (scalar loops). Contiguous copies stay memcpy.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def Int21ApproximateMath : Pass<"int21-approximate-math", "::mlir::func::FuncOp"> {
