@@ -212,3 +212,62 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// int21.pad_borders: a pad of a constant fills each side of each padded
+// dimension (the rows above and below over the whole width, then the
+// columns either side over the source's rows) and inserts the source; a
+// dynamic side gets a slab of its dynamic size; a pad whose value is
+// computed per element stays.
+
+// CHECK-LABEL: func.func @pad_borders
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<3x10x12xf32>
+// CHECK: %[[TOP:.*]] = tensor.extract_slice %[[E]][0, 0, 0] [3, 1, 12] [1, 1, 1]
+// CHECK: %[[F1:.*]] = linalg.fill ins(%[[V:.*]] : f32) outs(%[[TOP]] : tensor<3x1x12xf32>)
+// CHECK: %[[D1:.*]] = tensor.insert_slice %[[F1]] into %[[E]][0, 0, 0] [3, 1, 12]
+// CHECK: tensor.extract_slice %[[D1]][0, 9, 0] [3, 1, 12]
+// CHECK: linalg.fill ins(%[[V]] : f32)
+// CHECK: %[[D2:.*]] = tensor.insert_slice {{.*}}[0, 9, 0] [3, 1, 12]
+// CHECK: tensor.extract_slice %[[D2]][0, 1, 0] [3, 8, 2]
+// CHECK: linalg.fill ins(%[[V]] : f32)
+// CHECK: %[[D3:.*]] = tensor.insert_slice {{.*}}[0, 1, 0] [3, 8, 2]
+// CHECK: tensor.extract_slice %[[D3]][0, 1, 10] [3, 8, 2]
+// CHECK: linalg.fill ins(%[[V]] : f32)
+// CHECK: %[[D4:.*]] = tensor.insert_slice {{.*}}[0, 1, 10] [3, 8, 2]
+// CHECK: %[[R:.*]] = tensor.insert_slice %arg0 into %[[D4]][0, 1, 2] [3, 8, 8] [1, 1, 1] : tensor<3x8x8xf32> into tensor<3x10x12xf32>
+// CHECK: %[[DYN:.*]] = tensor.empty() : tensor<4x6xf32>
+// CHECK: tensor.extract_slice %[[DYN]][0, 0] [%arg2, 6] [1, 1] : tensor<4x6xf32> to tensor<?x6xf32>
+// CHECK: linalg.fill
+// CHECK: tensor.insert_slice %arg1 into %{{.*}}[%arg2, 0] [%{{.*}}, 6] [1, 1] : tensor<?x6xf32> into tensor<4x6xf32>
+// CHECK: tensor.pad %arg0 low[0, 1, 2] high[0, 1, 2]
+// CHECK: tensor.yield %{{.*}} : f32
+func.func @pad_borders(%x: tensor<3x8x8xf32>, %rows: tensor<?x6xf32>, %low: index)
+    -> (tensor<3x10x12xf32>, tensor<4x6xf32>, tensor<3x10x12xf32>) {
+  %cst = arith.constant -3.0 : f32
+  %0 = tensor.pad %x low[0, 1, 2] high[0, 1, 2] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %cst : f32
+  } : tensor<3x8x8xf32> to tensor<3x10x12xf32>
+  %1 = tensor.pad %rows low[%low, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<?x6xf32> to tensor<4x6xf32>
+  %2 = tensor.pad %x low[0, 1, 2] high[0, 1, 2] {
+  ^bb0(%i: index, %j: index, %k: index):
+    %v = arith.index_cast %k : index to i32
+    %f = arith.sitofp %v : i32 to f32
+    tensor.yield %f : f32
+  } : tensor<3x8x8xf32> to tensor<3x10x12xf32>
+  return %0, %1, %2 : tensor<3x10x12xf32>, tensor<4x6xf32>, tensor<3x10x12xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.int21.pad_borders
+    } : !transform.any_op
+    transform.yield
+  }
+}

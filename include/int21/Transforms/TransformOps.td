@@ -313,6 +313,23 @@ def Int21_ApplyBoxAffineMapsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def Int21_ApplyPadBordersPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.int21.pad_borders",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Write a padding's border once instead of filling the whole result";
+  let description = [{
+    A `tensor.pad` of a constant becomes a `tensor.empty`, one `linalg.fill`
+    for each side of each padded dimension (the border that side adds, over
+    the source's extent in the dimensions before it and the whole result in
+    those after: every border element once), and the source inserted with
+    `tensor.insert_slice`. The pad's own bufferization fills the whole
+    result and then copies the interior over it: a window schedule's input
+    tile written twice. Pads of a value computed per element stay.
+  }];
+  let cppNamespace = "::int21";
+  let assemblyFormat = "attr-dict";
+}
+
 def Int21_ApplyRankExpandingInsertsPatternsOp : Op<Transform_Dialect,
     "apply_patterns.int21.rank_expanding_inserts",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

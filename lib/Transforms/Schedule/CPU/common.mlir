@@ -87,9 +87,13 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     // The padding, rank-reduced by the same folding, is written back into a
-    // tensor of the full rank as a view, not copied.
+    // tensor of the full rank as a view, not copied; its border is filled
+    // once and its interior copied once (not the whole tile filled first).
     transform.apply_patterns to %scope {
       transform.apply_patterns.int21.rank_expanding_inserts
+    } : !transform.any_op
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.int21.pad_borders
     } : !transform.any_op
     transform.apply_patterns to %scope {
       transform.apply_patterns.int21.strided_windows

@@ -369,6 +369,23 @@ void int21::schedule::registerScheduleDialects(DialectRegistry &registry) {
   vector::registerValueBoundsOpInterfaceExternalModels(registry);
 }
 
+/// Gives each op of `group` that starts from a `tensor.empty` another op
+/// starts from too (CSE merges empties of one shape: a depthwise
+/// convolution's bias and its epilogue) an empty of its own. Shared, the
+/// bufferization sees the accumulator written where the epilogue writes
+/// too and copies the output into a temporary before every tile: a copy of
+/// what nothing reads.
+static void unshareEmptyInits(FusionGroupOp group) {
+  for (linalg::LinalgOp op : getLinalgOps(group))
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+      if (!empty || empty->hasOneUse())
+        continue;
+      OpBuilder b(op);
+      init.set(b.clone(*empty)->getResult(0));
+    }
+}
+
 LogicalResult int21::schedule::prepareForScheduling(ModuleOp module) {
   // linalg.softmax has no loop lowering: decompose it into generics, which
   // the fallback template tiles and fuses like any other group.
@@ -384,8 +401,10 @@ LogicalResult int21::schedule::prepareForScheduling(ModuleOp module) {
     wrapInGroup(op);
   SmallVector<FusionGroupOp> groups;
   module.walk([&](FusionGroupOp group) { groups.push_back(group); });
-  for (FusionGroupOp group : groups)
+  for (FusionGroupOp group : groups) {
     moveReshapesOut(group);
+    unshareEmptyInits(group);
+  }
   return success();
 }
 

@@ -5,7 +5,9 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Schedule.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -574,6 +576,70 @@ struct BoxAffineMap : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// tensor.pad of a constant -> tensor.empty, each side of each padded
+/// dimension filled (the border it adds, over the source's extent in the
+/// dimensions before it and the whole result in those after), then the
+/// source inserted. Bufferized, the border is written once and the interior
+/// copied once; the pad's own bufferization fills the whole result, then
+/// copies the interior over it.
+struct PadBorders : OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    Value value = pad.getConstantPaddingValue();
+    if (!value)
+      return failure();
+    Location loc = pad.getLoc();
+    RankedTensorType type = pad.getResultType();
+    ReifiedRankedShapedTypeDims shapes;
+    if (failed(reifyResultShapes(rewriter, pad, shapes)))
+      return failure();
+    SmallVector<OpFoldResult> result = shapes.front();
+    SmallVector<OpFoldResult> source =
+        tensor::getMixedSizes(rewriter, loc, pad.getSource());
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad();
+    SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
+    Value dest = tensor::EmptyOp::create(rewriter, loc, result,
+                                         type.getElementType());
+    for (int64_t d = 0; d < rank; ++d) {
+      for (bool lowSide : {true, false}) {
+        OpFoldResult extent = lowSide ? low[d] : high[d];
+        if (isZeroInteger(extent))
+          continue;
+        SmallVector<OpFoldResult> offsets, sizes;
+        for (int64_t j = 0; j < rank; ++j) {
+          if (j < d) {
+            offsets.push_back(low[j]);
+            sizes.push_back(source[j]);
+          } else if (j > d) {
+            offsets.push_back(rewriter.getIndexAttr(0));
+            sizes.push_back(result[j]);
+          } else {
+            offsets.push_back(lowSide ? rewriter.getIndexAttr(0)
+                                      : affine::makeComposedFoldedAffineApply(
+                                            rewriter, loc, s0 + s1,
+                                            {low[d], source[d]}));
+            sizes.push_back(extent);
+          }
+        }
+        Value slab = tensor::ExtractSliceOp::create(rewriter, loc, dest,
+                                                    offsets, sizes, ones);
+        Value filled =
+            linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
+        dest = tensor::InsertSliceOp::create(rewriter, loc, filled, dest,
+                                             offsets, sizes, ones);
+      }
+    }
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        pad, pad.getSource(), dest, low, source, ones);
+    return success();
+  }
+};
+
 /// insert_slice(src into tensor.empty), whole and adding only unit
 /// dimensions -> expand_shape(src).
 struct RankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
@@ -615,6 +681,11 @@ void int21::ApplyStridedWindowsPatternsOp::populatePatterns(
 void int21::ApplyBoxAffineMapsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   patterns.add<BoxAffineMap>(patterns.getContext());
+}
+
+void int21::ApplyPadBordersPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<PadBorders>(patterns.getContext());
 }
 
 void int21::ApplyRankExpandingInsertsPatternsOp::populatePatterns(
