@@ -56,12 +56,19 @@ func.func @one_row_matmul_bias(%a: tensor<1x128xf32>, %b: tensor<128x1000xf32>, 
 // -----
 
 // matmul + bias + relu: the consumers are fused into the matmul's thread
-// tiles (one scf.forall) and vectorized there.
+// tiles (one scf.forall) and into its 8x32 register tiles (epilogue_regs,
+// K x par_n short): the accumulators go over the whole of K in registers,
+// then through the bias and the ReLU, and are stored once.
 // CHECK-LABEL: func.func @matmul_bias_relu
 // CHECK: scf.forall
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x128xf32>)
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x128xf32>)
+// CHECK-NEXT: %[[ACC:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x32xf32>)
 // CHECK: vector.fma
-// CHECK: arith.addf {{.*}} : vector<
-// CHECK: arith.maximumf {{.*}} : vector<
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %{{.*}} : vector<8x32xf32>
+// CHECK-NEXT: %[[RELU:.*]] = arith.maximumf %[[SUM]], %{{.*}} : vector<8x32xf32>
+// CHECK-NEXT: vector.transfer_write %[[RELU]]
+// CHECK-NOT: vector.transfer_write
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall
 // CHECK: return

@@ -12,7 +12,7 @@
 // does the same when it is parsed), each value against its domain for the
 // group's work, and the template's rules between knobs. The knobs option
 // goes through the same checks, for every group of its template.
-// KNOB: error: int21-{{select-schedules|cpu-schedule}}: knobs: template @cpu.matmul has no knob 'reg_nn' (its knobs: par_m, par_n, cache_k, reg_m, reg_n, reg_k, pack_b, cache_n)
+// KNOB: error: int21-{{select-schedules|cpu-schedule}}: knobs: template @cpu.matmul has no knob 'reg_nn' (its knobs: par_m, par_n, cache_k, reg_m, reg_n, reg_k, epilogue_regs, pack_b, cache_n)
 // TEMPLATE: error: int21-select-schedules: knobs: unknown schedule template @cpu.nosuch
 // TYPE: error: int21-select-schedules: knobs: expected TEMPLATE.NAME=INTEGER, got 'cpu.matmul.reg_n=abc'
 // TARGET: error: int21-select-schedules: knobs: template @gpu.matmul is a GPU template, not one of the CPU (cpu.matmul, cpu.batch_matmul,

@@ -9,7 +9,7 @@
 // both. int21-apply-schedules then applies them, as int21-cpu-schedule (the
 // two in one) does.
 // CHECK-LABEL: func.func @matmul
-// CHECK: int21.fusion_group schedule(<@cpu.matmul, {cache_k = 128 : i64, cache_n = 32 : i64, pack_b = 0 : i64, par_m = 16 : i64, par_n = 128 : i64, reg_k = 1 : i64, reg_m = 8 : i64, reg_n = 32 : i64}>)
+// CHECK: int21.fusion_group schedule(<@cpu.matmul, {cache_k = 128 : i64, cache_n = 32 : i64, epilogue_regs = 1 : i64, pack_b = 0 : i64, par_m = 16 : i64, par_n = 128 : i64, reg_k = 1 : i64, reg_m = 8 : i64, reg_n = 32 : i64}>)
 // OPTION-LABEL: func.func @matmul
 // OPTION: int21.fusion_group schedule(<@cpu.matmul, {{.*}}reg_n = 16 : i64}>)
 // APPLY-LABEL: func.func @matmul
@@ -31,7 +31,7 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x
 
 // A group's own values stay; the rest are the defaults.
 // CHECK-LABEL: func.func @own
-// CHECK: int21.fusion_group schedule(<@cpu.matmul, {cache_k = 128 : i64, cache_n = 32 : i64, pack_b = 0 : i64, par_m = 16 : i64, par_n = 128 : i64, reg_k = 1 : i64, reg_m = 4 : i64, reg_n = 8 : i64}>)
+// CHECK: int21.fusion_group schedule(<@cpu.matmul, {cache_k = 128 : i64, cache_n = 32 : i64, epilogue_regs = 0 : i64, pack_b = 0 : i64, par_m = 16 : i64, par_n = 128 : i64, reg_k = 1 : i64, reg_m = 4 : i64, reg_n = 8 : i64}>)
 // APPLY-LABEL: func.func @own
 // APPLY: vector.fma {{.*}} : vector<8xf32>
 func.func @own(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {

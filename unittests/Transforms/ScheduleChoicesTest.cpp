@@ -148,8 +148,13 @@ TEST(TemplateRegistryTest, ReadsKnobsFromTheTemplates) {
   const schedule::TemplateSpec *matmul = registry.lookup("cpu.matmul");
   ASSERT_NE(matmul, nullptr);
   EXPECT_EQ(matmul->target, ScheduleTarget::CPU);
-  EXPECT_EQ(matmul->knobList(),
-            "par_m, par_n, cache_k, reg_m, reg_n, reg_k, pack_b, cache_n");
+  EXPECT_EQ(matmul->knobList(), "par_m, par_n, cache_k, reg_m, reg_n, "
+                                "reg_k, epilogue_regs, pack_b, cache_n");
+  // epilogue_regs selects one of two regions, the first by default.
+  const schedule::KnobSpec *regs = matmul->lookup("epilogue_regs");
+  ASSERT_NE(regs, nullptr);
+  EXPECT_EQ(regs->regions, 2u);
+  EXPECT_EQ(regs->selected, 0);
   // pack_b selects the alternative of the same name: one knob of two values.
   const schedule::KnobSpec *packB = matmul->lookup("pack_b");
   ASSERT_NE(packB, nullptr);
@@ -225,8 +230,10 @@ TEST_F(MatmulChoicesTest, DepthwiseDefaultsArePlausible) {
     const schedule::ScheduleChoice &choice = choices.front();
     EXPECT_EQ(choice.sequence, "cpu.depthwise_conv2d_nchw") << c << "x" << size;
     EXPECT_EQ(choice.dims, (llvm::SmallVector<int64_t>{c, out, out, in, in}));
-    // The padded input planes of a thread tile stay in the L2 cache.
-    EXPECT_LE(choice.defaults.lookup("par_c") * in * in * 4, 128 << 10)
+    // The padded input and output planes of a thread tile stay in the L1
+    // cache, or it holds one channel.
+    int64_t parC = choice.defaults.lookup("par_c");
+    EXPECT_TRUE(parC == 1 || parC * (in * in + out * out) * 4 <= (32 << 10))
         << c << "x" << size << " stride " << stride;
     std::string why;
     EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why))
@@ -256,6 +263,26 @@ TEST_F(MatmulChoicesTest, PointwiseShapesGetStaticThreadAndVectorTiles) {
     std::string why;
     EXPECT_TRUE(schedule::isPlausible(choice, choice.defaults, why))
         << what << ": " << why;
+  }
+}
+
+// The bias and the epilogue stay in the register tiles over the whole of K
+// where the B panel a row of register tiles sweeps (K x par_n floats) fits
+// the L2 cache: pointwise convolutions, short transformer GEMMs; long K or
+// wide thread tiles keep the cache tiles over K.
+TEST_F(MatmulChoicesTest, EpilogueInRegistersWhereTheBPanelStaysInL2) {
+  for (auto [m, n, k, want] :
+       {std::tuple{96, 12544, 16, 1}, {192, 784, 32, 1}, {960, 49, 160, 1},
+        {320, 49, 960, 1}, {64, 256, 128, 1}, {128, 768, 3072, 0},
+        {1024, 1024, 1024, 0}, {1, 1000, 1280, 0}}) {
+    schedule::ScheduleChoice choice = matmulChoice(m, n, k);
+    const schedule::Knobs &knobs = choice.defaults;
+    EXPECT_EQ(knobs.lookup("epilogue_regs"), want)
+        << m << "x" << n << "x" << k;
+    if (want)
+      EXPECT_LE(k * knobs.lookup("par_n") * 4, 256 << 10);
+    std::string why;
+    EXPECT_TRUE(schedule::isPlausible(choice, knobs, why)) << why;
   }
 }
 

@@ -791,7 +791,7 @@ func.func @schedule_unknown_template() attributes {s = #int21.schedule<@cpu.nosu
 
 // -----
 
-// expected-error @+1 {{template @cpu.matmul has no knob 'reg_nn' (its knobs: par_m, par_n, cache_k, reg_m, reg_n, reg_k, pack_b, cache_n)}}
+// expected-error @+1 {{template @cpu.matmul has no knob 'reg_nn' (its knobs: par_m, par_n, cache_k, reg_m, reg_n, reg_k, epilogue_regs, pack_b, cache_n)}}
 func.func @schedule_unknown_knob() attributes {s = #int21.schedule<@cpu.matmul, {reg_nn = 16 : i64}>} {
   return
 }

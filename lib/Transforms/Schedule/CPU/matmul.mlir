@@ -10,7 +10,10 @@
 // int21.fuse (to fuse into the thread tiles), int21.ew (elementwise ops).
 // Knobs: par_* thread tile, cache_k K tile, reg_* register tile (reg_k > 1
 // unrolls the K loop into reg_k outer products per step), pack_b and cache_n
-// copy panels of B into contiguous buffers (see @cpu.matmul_cache_tiles).
+// copy panels of B into contiguous buffers (see @cpu.matmul_cache_tiles);
+// epilogue_regs selects register tiles that hold the accumulators from the
+// bias through the epilogue over the whole of K (cache_k, pack_b and cache_n
+// then unused).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @cpu.matmul(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>
@@ -27,23 +30,45 @@ module attributes {transform.with_named_sequence} {
     %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %mm_k = transform.include @cpu.matmul_cache_tiles failures(propagate) (%mm, %cache_k)
-      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %mm_r, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, %reg_k]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+    // epilogue_regs = 0: the thread tile's matmul in cache tiles over K and
+    // register tiles, its bias and epilogue in passes of their own over the
+    // thread tile. 1: register tiles of the root, each with the matmul over
+    // the whole of K, its bias and the ops between fused into it: the
+    // accumulators start from the bias and leave through the epilogue in
+    // registers, one store a tile (pointwise convolutions: K of 16 to 320,
+    // where four passes over the output tile cost as much as the products).
+    %regs = transform.tune.knob<"epilogue_regs"> = 0 from options = [0, 1] -> !transform.param<i64>
+    transform.tune.alternatives<"epilogue_regs"> selected_region = %regs : !transform.param<i64> {
+      %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %mm_k = transform.include @cpu.matmul_cache_tiles failures(propagate) (%mm, %cache_k)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+      %mm_r, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, %reg_k]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
 
-    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_r, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [%reg_m, %reg_n]
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [%reg_m, %reg_n]
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%loop_en) : (!transform.any_op) -> ()
+        transform.include @cpu.peel failures(propagate) (%loop_em) : (!transform.any_op) -> ()
+      }
+
+    }, {
+      // Producers fused greedily, through the loops' iter_args too (the
+      // fill or bias a matmul without epilogue starts from); the thread
+      // tile's own ops stay behind, dead, until canonicalized.
+      %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %root_r, %loop_m, %loop_n = transform.structured.fuse %root_1 tile_sizes [%reg_m, %reg_n]
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%loop_en) : (!transform.any_op) -> ()
-      transform.include @cpu.peel failures(propagate) (%loop_em) : (!transform.any_op) -> ()
+      %mm_1 = transform.structured.match attributes{int21.anchor} in %loop_n : (!transform.any_op) -> !transform.any_op
+      %mm_rk, %loop_k = transform.structured.tile_using_for %mm_1 tile_sizes [0, 0, %reg_k]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_n) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
     }
-
     transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
@@ -65,23 +90,36 @@ module attributes {transform.with_named_sequence} {
     %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %mm_k = transform.include @cpu.batch_matmul_cache_tiles failures(propagate) (%mm, %cache_k)
-      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, %reg_k]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+    // epilogue_regs as in @cpu.matmul.
+    %regs = transform.tune.knob<"epilogue_regs"> = 0 from options = [0, 1] -> !transform.param<i64>
+    transform.tune.alternatives<"epilogue_regs"> selected_region = %regs : !transform.param<i64> {
+      %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %mm_k = transform.include @cpu.batch_matmul_cache_tiles failures(propagate) (%mm, %cache_k)
+        : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+      %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, %reg_k]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
 
-    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_r, %loop_eb, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [1, %reg_m, %reg_n]
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %loop_eb, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [1, %reg_m, %reg_n]
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%loop_en) : (!transform.any_op) -> ()
+        transform.include @cpu.peel failures(propagate) (%loop_em) : (!transform.any_op) -> ()
+      }
+
+    }, {
+      %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %root_r, %loop_b, %loop_m, %loop_n = transform.structured.fuse %root_1 tile_sizes [1, %reg_m, %reg_n]
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%loop_en) : (!transform.any_op) -> ()
-      transform.include @cpu.peel failures(propagate) (%loop_em) : (!transform.any_op) -> ()
+      %mm_1 = transform.structured.match attributes{int21.anchor} in %loop_n : (!transform.any_op) -> !transform.any_op
+      %mm_rk, %loop_k = transform.structured.tile_using_for %mm_1 tile_sizes [0, 0, 0, %reg_k]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%loop_n) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
     }
-
     transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield

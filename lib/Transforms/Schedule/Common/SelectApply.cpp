@@ -265,9 +265,20 @@ public:
       bool mustApply = binding(group);
       if (succeeded(applyPlan(group, own, threads)))
         continue;
-      if (mustApply)
-        return emitError(loc) << "schedule " << schedule
-                              << " does not apply to this group";
+      if (mustApply) {
+        InFlightDiagnostic error = emitError(loc)
+                                   << "schedule " << schedule
+                                   << " does not apply to this group";
+        if (!lastFailure.empty())
+          error << ": " << lastFailure;
+        return error;
+      }
+      // An alternative region beyond a template's first is a newer form of
+      // its algorithm: where it does not apply, the first (the form the
+      // template had before) is tried with the same knobs, then the other
+      // templates.
+      if (succeeded(applyFirstRegions(group, own, threads)))
+        continue;
       for (const Plan &plan : plans)
         if (plan.sequence != sequence &&
             succeeded(applyPlan(group, plan, threads)))
@@ -278,6 +289,26 @@ public:
     OpPassManager inliner(ModuleOp::getOperationName());
     inliner.addNestedPass<func::FuncOp>(createInt21InlineFusionGroups());
     return runPipeline(inliner, module);
+  }
+
+  /// Applies `plan` with each of its alternatives knobs set to the first
+  /// region; fails (applying nothing) if it selected first regions already.
+  LogicalResult applyFirstRegions(FusionGroupOp group, Plan plan,
+                                  bool threads) {
+    const TemplateSpec *spec = TemplateRegistry::get().lookup(plan.sequence);
+    if (!spec)
+      return failure();
+    bool changed = false;
+    for (const KnobSpec &knob : spec->knobs)
+      if (knob.regions > 0)
+        if (auto it = plan.knobs.find(knob.name);
+            it != plan.knobs.end() && it->second != 0) {
+          it->second = 0;
+          changed = true;
+        }
+    if (!changed)
+      return failure();
+    return applyPlan(group, plan, threads);
   }
 
   /// Selects then applies, the groups' own schedules binding with
@@ -347,8 +378,13 @@ private:
     LogicalResult result = success();
     {
       // A template that does not fit is an expected outcome, not an error.
-      ScopedDiagnosticHandler silence(ctx, [](Diagnostic &diag) {
+      // The first error is kept: it says why, where the schedule is binding.
+      lastFailure.clear();
+      ScopedDiagnosticHandler silence(ctx, [&](Diagnostic &diag) {
         LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << diag << "\n");
+        if (diag.getSeverity() == DiagnosticSeverity::Error &&
+            lastFailure.empty())
+          lastFailure = diag.str();
         return success();
       });
       transform::TransformOptions options;
@@ -377,6 +413,8 @@ private:
   ScheduleTarget target = ScheduleTarget::CPU;
   std::shared_ptr<OwningOpRef<ModuleOp>> library;
   std::shared_ptr<llvm::StringMap<Knobs>> overrides;
+  /// Why the last applyPlan failed (its first error), empty if it did not.
+  std::string lastFailure;
 };
 
 /// What every schedule pass registers.
