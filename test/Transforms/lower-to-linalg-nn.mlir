@@ -392,6 +392,28 @@ func.func @pointwise_conv(%x: tensor<1x8x4x6xf32>, %w: tensor<16x8x1x1xf32>, %b:
 
 // -----
 
+// On a 1x1 map (a squeeze-excite block's FC layers) the matmul is the input
+// row [1, C] by the transposed weight [C, F] (a constant weight's transpose
+// is folded at compile time): its vectors lie along the filters.
+// CHECK-LABEL: func.func @pointwise_conv_1x1_map
+// CHECK-SAME: ([[X:%.+]]: tensor<1x8x1x1xf32>, [[W:%.+]]: tensor<16x8x1x1xf32>, [[B:%.+]]: tensor<16xf32>)
+// CHECK-DAG: [[ROW:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0], [1, 2, 3]] : tensor<1x8x1x1xf32> into tensor<1x8xf32>
+// CHECK-DAG: [[WM:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2, 3]] : tensor<16x8x1x1xf32> into tensor<16x8xf32>
+// CHECK: [[WT:%.+]] = linalg.transpose ins([[WM]] : tensor<16x8xf32>) outs({{.*}} : tensor<8x16xf32>) permutation = [1, 0]
+// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[B]] : tensor<16xf32>) outs({{.*}} : tensor<1x16xf32>)
+// CHECK: [[MM:%.+]] = linalg.matmul ins([[ROW]], [[WT]] : tensor<1x8xf32>, tensor<8x16xf32>) outs([[INIT]] : tensor<1x16xf32>)
+// CHECK: tensor.expand_shape {{.*}} output_shape [1, 16, 1, 1] : tensor<1x16xf32> into tensor<1x16x1x1xf32>
+func.func @pointwise_conv_1x1_map(%x: tensor<1x8x1x1xf32>, %w: tensor<16x8x1x1xf32>, %b: tensor<16xf32>) -> tensor<1x16x1x1xf32> {
+  %0 = int21.fusion_group {
+    %1 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x1x1xf32>, tensor<16x8x1x1xf32>, tensor<16xf32>) -> tensor<1x16x1x1xf32>
+    %2 = int21.relu %1 : tensor<1x16x1x1xf32>
+    int21.yield %2 : tensor<1x16x1x1xf32>
+  } : tensor<1x16x1x1xf32>
+  return %0 : tensor<1x16x1x1xf32>
+}
+
+// -----
+
 // Other 1x1 convolutions stay convolutions: strided, padded, of a batch of
 // two images (the weight would be shared by the images of a batch matmul).
 // CHECK-LABEL: func.func @not_pointwise

@@ -193,7 +193,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
   /// needs no im2col copy and gets the matmul templates, its bias the
   /// accumulator's initial value and its epilogue (activation, residual add)
   /// fused into the thread tiles once the reshape is moved past it (see
-  /// int21-lower-to-linalg). Null for any other convolution.
+  /// int21-lower-to-linalg). On a 1x1 map, input [1, C] x transposed
+  /// weight [C, F] instead. Null for any other convolution.
   static Value pointwiseConvAsMatmul(OpBuilder &b, Location loc, ConvOp op,
                                      OpAdaptor adaptor,
                                      RankedTensorType resultType) {
@@ -220,6 +221,35 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
         RankedTensorType::get({filters, channels},
                               weightType.getElementType()),
         adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    if (pixels == 1) {
+      // A 1x1 map (a squeeze-excite block's FC layers): [1, C] x [C, F], the
+      // weight transposed (folded into a constant of its own by
+      // int21-outline-weights), so that the filters lie along the vectors
+      // where [F, C] x [C, 1] gave them one lane.
+      Value row = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({1, channels}, elementType),
+          adaptor.getInput(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      Value transposed = linalg::TransposeOp::create(
+                             b, loc, weight,
+                             tensor::EmptyOp::create(
+                                 b, loc, ArrayRef<int64_t>{channels, filters},
+                                 weightType.getElementType()),
+                             ArrayRef<int64_t>{1, 0})
+                             .getResult()[0];
+      auto rowType = RankedTensorType::get({1, filters}, elementType);
+      Value init =
+          adaptor.getBias()
+              ? copyGeneric(b, loc, rowType, adaptor.getBias(),
+                            AffineMap::get(2, 0,
+                                           getAffineDimExpr(1, b.getContext())))
+              : filledTensor(b, loc, rowType, zeroAttr(elementType));
+      Value product = linalg::MatmulOp::create(b, loc, TypeRange{rowType},
+                                               ValueRange{row, transposed}, init)
+                          .getResult(0);
+      return tensor::ExpandShapeOp::create(
+          b, loc, resultType, product,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    }
     auto matrixType = RankedTensorType::get({filters, pixels}, elementType);
     Value init =
         adaptor.getBias()

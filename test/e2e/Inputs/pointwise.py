@@ -19,6 +19,7 @@ CASES = [
     ("pw_odd", 1, 58, 58, (9, 11), 1, True, "relu", False),
     ("pw_nobias_silu", 1, 16, 48, (10, 10), 1, False, "silu", False),
     ("pw_squeeze", 1, 40, 10, (1, 1), 1, True, "sigmoid", False),
+    ("pw_excite", 1, 24, 100, (1, 1), 1, False, "none", False),
     ("pw_batch2", 2, 16, 24, (6, 6), 1, True, "relu", False),
     ("pw_stride2", 1, 16, 24, (9, 9), 2, True, "relu6", False),
 ]
