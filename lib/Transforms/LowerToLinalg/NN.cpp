@@ -213,14 +213,29 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
             filters = weightType.getDimSize(0),
             pixels = inputType.getDimSize(2) * inputType.getDimSize(3);
     Type elementType = resultType.getElementType();
-    Value input = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({channels, pixels}, elementType),
-        adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     Value weight = tensor::CollapseShapeOp::create(
         b, loc,
         RankedTensorType::get({filters, channels},
                               weightType.getElementType()),
         adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    // lhs x rhs -> [rows, cols] from the bias broadcast along the filters'
+    // dimension `filterDim` (or zeros), expanded back to NCHW.
+    auto product = [&](Value lhs, Value rhs, int64_t rows, int64_t cols,
+                       unsigned filterDim,
+                       ArrayRef<ReassociationIndices> toNCHW) -> Value {
+      auto type = RankedTensorType::get({rows, cols}, elementType);
+      Value init =
+          adaptor.getBias()
+              ? copyGeneric(b, loc, type, adaptor.getBias(),
+                            AffineMap::get(2, 0,
+                                           getAffineDimExpr(filterDim,
+                                                            b.getContext())))
+              : filledTensor(b, loc, type, zeroAttr(elementType));
+      Value result = linalg::MatmulOp::create(b, loc, TypeRange{type},
+                                              ValueRange{lhs, rhs}, init)
+                         .getResult(0);
+      return tensor::ExpandShapeOp::create(b, loc, resultType, result, toNCHW);
+    };
     if (pixels == 1) {
       // A 1x1 map (a squeeze-excite block's FC layers): [1, C] x [C, F], the
       // weight transposed (folded into a constant of its own by
@@ -236,33 +251,14 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                  weightType.getElementType()),
                              ArrayRef<int64_t>{1, 0})
                              .getResult()[0];
-      auto rowType = RankedTensorType::get({1, filters}, elementType);
-      Value init =
-          adaptor.getBias()
-              ? copyGeneric(b, loc, rowType, adaptor.getBias(),
-                            AffineMap::get(2, 0,
-                                           getAffineDimExpr(1, b.getContext())))
-              : filledTensor(b, loc, rowType, zeroAttr(elementType));
-      Value product = linalg::MatmulOp::create(b, loc, TypeRange{rowType},
-                                               ValueRange{row, transposed}, init)
-                          .getResult(0);
-      return tensor::ExpandShapeOp::create(
-          b, loc, resultType, product,
-          ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      return product(row, transposed, 1, filters, /*filterDim=*/1,
+                     {{0}, {1, 2, 3}});
     }
-    auto matrixType = RankedTensorType::get({filters, pixels}, elementType);
-    Value init =
-        adaptor.getBias()
-            ? copyGeneric(b, loc, matrixType, adaptor.getBias(),
-                          AffineMap::get(2, 0, getAffineDimExpr(0,
-                                                                b.getContext())))
-            : filledTensor(b, loc, matrixType, zeroAttr(elementType));
-    Value product = linalg::MatmulOp::create(b, loc, TypeRange{matrixType},
-                                             ValueRange{weight, input}, init)
-                        .getResult(0);
-    return tensor::ExpandShapeOp::create(
-        b, loc, resultType, product,
-        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value input = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({channels, pixels}, elementType),
+        adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    return product(weight, input, filters, pixels, /*filterDim=*/0,
+                   {{0, 1}, {2, 3}});
   }
 
   LogicalResult

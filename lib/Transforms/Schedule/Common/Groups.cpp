@@ -369,13 +369,11 @@ void int21::schedule::registerScheduleDialects(DialectRegistry &registry) {
   vector::registerValueBoundsOpInterfaceExternalModels(registry);
 }
 
-/// Gives each op of `group` that starts from a `tensor.empty` another op
-/// starts from too (CSE merges empties of one shape: a depthwise
-/// convolution's bias and its epilogue) an empty of its own. Shared, the
-/// bufferization sees the accumulator written where the epilogue writes
-/// too and copies the output into a temporary before every tile: a copy of
-/// what nothing reads.
-static void unshareEmptyInits(FusionGroupOp group) {
+/// Shared, the bufferization sees the accumulator written where the
+/// epilogue writes too (a depthwise convolution's bias and its epilogue)
+/// and copies the output into a temporary before every tile: a copy of what
+/// nothing reads.
+void int21::schedule::unshareEmptyInits(FusionGroupOp group) {
   for (linalg::LinalgOp op : getLinalgOps(group))
     for (OpOperand &init : op.getDpsInitsMutable()) {
       auto empty = init.get().getDefiningOp<tensor::EmptyOp>();

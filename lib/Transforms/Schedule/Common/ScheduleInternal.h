@@ -109,6 +109,9 @@ bool isWindowPool2d(Operation *op);
 bool isGroupedConv2d(Operation *op);
 /// Moves reshapes of yielded values after the group.
 void moveYieldedReshapesOut(FusionGroupOp group);
+/// Gives each op of `group` that starts from a `tensor.empty` another op
+/// starts from too an empty of its own (CSE merges empties of one shape).
+void unshareEmptyInits(FusionGroupOp group);
 void clearTags(Operation *scope);
 
 /// The plans of `target`'s default rules for a group, most specific first.

@@ -165,18 +165,7 @@ void schedule::gpu::prepareGroup(FusionGroupOp group) {
     (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
   }
   moveYieldedReshapesOut(group);
-  linalg::LinalgOp root = getRoot(group);
-  for (linalg::LinalgOp op : getLinalgOps(group)) {
-    if (op == root)
-      continue;
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
-      if (!empty || empty->hasOneUse())
-        continue;
-      OpBuilder b(op);
-      init.set(b.clone(*empty)->getResult(0));
-    }
-  }
+  unshareEmptyInits(group);
 }
 
 /// Splat tensor constants (outline-weights leaves them in the code) become
