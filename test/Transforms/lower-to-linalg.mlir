@@ -215,6 +215,29 @@ func.func @reductions(%x: tensor<2x3x4xf32>) -> (tensor<2xf32>, tensor<2x1x4xf32
 
 // -----
 
+// A float reduction over trailing dimensions of rows of at least 256
+// elements, a multiple of 16 (a global pooling): the row viewed as
+// [P/16, 16], reduced over its first dimension (16 independent lanes a step)
+// and then over the lanes; the mean divides after. Rows of another length,
+// or dimensions that are not trailing, reduce in one step.
+// CHECK-LABEL: func.func @reductions_in_lanes
+// CHECK: [[ROWS:%.+]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x8x16x16xf32> into tensor<1x8x256xf32>
+// CHECK: [[LANES:%.+]] = tensor.expand_shape [[ROWS]] {{\[}}[0], [1], [2, 3]] output_shape [1, 8, 16, 16] : tensor<1x8x256xf32> into tensor<1x8x16x16xf32>
+// CHECK: [[PARTIAL:%.+]] = linalg.reduce ins([[LANES]] : tensor<1x8x16x16xf32>) outs(%{{.*}} : tensor<1x8x16xf32>) dimensions = [2]
+// CHECK: linalg.reduce ins([[PARTIAL]] : tensor<1x8x16xf32>) outs(%{{.*}} : tensor<1x8xf32>) dimensions = [2]
+// CHECK: arith.constant 2.560000e+02 : f32
+// CHECK: arith.divf
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<2x300xf32>) outs(%{{.*}} : tensor<2xf32>) dimensions = [1]
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<4x512x2xf32>) outs(%{{.*}} : tensor<4x2xf32>) dimensions = [1]
+func.func @reductions_in_lanes(%x: tensor<1x8x16x16xf32>, %y: tensor<2x300xf32>, %z: tensor<4x512x2xf32>) -> (tensor<1x8x1x1xf32>, tensor<2xf32>, tensor<4x2xf32>) {
+  %0 = int21.reduce_mean %x {axes = array<i64: 2, 3>, keepdims = true} : (tensor<1x8x16x16xf32>) -> tensor<1x8x1x1xf32>
+  %1 = int21.reduce_max %y {axes = array<i64: 1>, keepdims = false} : (tensor<2x300xf32>) -> tensor<2xf32>
+  %2 = int21.reduce_sum %z {axes = array<i64: 1>, keepdims = false} : (tensor<4x512x2xf32>) -> tensor<4x2xf32>
+  return %0, %1, %2 : tensor<1x8x1x1xf32>, tensor<2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
 // Softmax is linalg.softmax; log-softmax is max, shift, exp, sum, log.
 // CHECK-LABEL: func.func @softmaxes
 // CHECK: linalg.softmax dimension(1) ins(%{{.*}} : tensor<4x10xf32>) outs(%{{.*}} : tensor<4x10xf32>) -> tensor<4x10xf32>

@@ -266,10 +266,67 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value acc,
   }
 }
 
+Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
+             ArrayRef<int64_t> axes, bool isUnsigned = false);
+
+/// A float sum, mean, max or min over the trailing dimensions of a static
+/// tensor, at least 256 elements a row and a multiple of 16 (a global
+/// pooling over HxW): the row viewed as [P/16, 16] and reduced over its
+/// first dimension, then over the 16 lanes, so that the long loop adds
+/// 16 independent lanes a step (vectors) where one accumulator added one
+/// element after another; null otherwise.
+static Value reduceRowsInLanes(OpBuilder &b, Location loc, ReduceKind kind,
+                               Value input, ArrayRef<int64_t> axes) {
+  constexpr int64_t kLanes = 16;
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if (!isa<FloatType>(inputType.getElementType()) ||
+      kind == ReduceKind::Prod || !inputType.hasStaticShape() ||
+      axes.empty() || static_cast<int64_t>(axes.size()) >= rank)
+    return {};
+  SmallVector<int64_t> sorted(axes);
+  llvm::sort(sorted);
+  int64_t first = rank - static_cast<int64_t>(sorted.size());
+  int64_t row = 1;
+  for (auto [i, axis] : llvm::enumerate(sorted)) {
+    if (axis != first + static_cast<int64_t>(i))
+      return {};
+    row *= inputType.getDimSize(axis);
+  }
+  if (row < 256 || row % kLanes != 0)
+    return {};
+  SmallVector<int64_t> shape(inputType.getShape().take_front(first));
+  shape.push_back(row / kLanes);
+  shape.push_back(kLanes);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < first; ++d)
+    groups.push_back({d});
+  groups.push_back({});
+  for (int64_t d = first; d < rank; ++d)
+    groups.back().push_back(d);
+  Type elementType = inputType.getElementType();
+  SmallVector<int64_t> rowShape(inputType.getShape().take_front(first));
+  rowShape.push_back(row);
+  Value rows = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(rowShape, elementType), input, groups);
+  SmallVector<ReassociationIndices> split;
+  for (int64_t d = 0; d < first; ++d)
+    split.push_back({d});
+  split.push_back({first, first + 1});
+  Value lanes = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, elementType), rows, split);
+  // A mean sums here; its division stays with the caller.
+  ReduceKind partialKind = kind == ReduceKind::Mean ? ReduceKind::Sum : kind;
+  Value partial = reduce(b, loc, partialKind, lanes, {first});
+  return reduce(b, loc, partialKind, partial, {first});
+}
+
 /// linalg.reduce of `input` over `axes`, without the reduced dimensions;
 /// integer elements compare as unsigned when `isUnsigned`.
 Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
-             ArrayRef<int64_t> axes, bool isUnsigned = false) {
+             ArrayRef<int64_t> axes, bool isUnsigned) {
+  if (Value inLanes = reduceRowsInLanes(b, loc, kind, input, axes))
+    return inLanes;
   auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
   for (auto [d, size] : llvm::enumerate(inputType.getShape()))
