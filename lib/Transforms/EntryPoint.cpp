@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -276,15 +277,6 @@ struct DecomposeAggregatesPass
   }
 };
 
-/// Whether `type`'s innermost dimension is contiguous (stride 1).
-static bool unitInnerStride(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (type.getRank() == 0 || failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  return strides.back() == 1;
-}
-
 /// `copy` as a loop nest over all dimensions but the innermost, each row
 /// moved in vectors of 512 bits (the last one masked), or in one vector when
 /// the row is short and static. Copies the rows of padded windows, concats
@@ -296,7 +288,8 @@ static LogicalResult copyByRows(RewriterBase &rewriter, memref::CopyOp copy) {
   auto target = cast<MemRefType>(copy.getTarget().getType());
   Type element = source.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8 ||
-      !unitInnerStride(source) || !unitInnerStride(target))
+      source.getRank() == 0 || !source.isLastDimUnitStride() ||
+      !target.isLastDimUnitStride())
     return failure();
   Location loc = copy.getLoc();
   int64_t rank = source.getRank();
@@ -312,10 +305,9 @@ static LogicalResult copyByRows(RewriterBase &rewriter, memref::CopyOp copy) {
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value padding = arith::ConstantOp::create(
       rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(element)));
-  auto size = [&](int64_t d) -> Value {
-    if (!source.isDynamicDim(d))
-      return arith::ConstantIndexOp::create(rewriter, loc, source.getDimSize(d));
-    return memref::DimOp::create(rewriter, loc, copy.getSource(), d);
+  auto size = [&](int64_t d) {
+    return getValueOrCreateConstantIndexOp(
+        rewriter, loc, memref::getMixedSize(rewriter, loc, copy.getSource(), d));
   };
   SmallVector<Value> lower(rank - 1, zero), upper, steps(rank - 1, one);
   for (int64_t d = 0; d + 1 < rank; ++d)
@@ -345,10 +337,7 @@ static LogicalResult copyByRows(RewriterBase &rewriter, memref::CopyOp copy) {
                          scf::YieldOp::create(b, loc);
                        });
   };
-  scf::buildLoopNest(rewriter, loc, lower, upper, steps,
-                     [&](OpBuilder &b, Location loc, ValueRange outer) {
-                       row(b, loc, outer);
-                     });
+  scf::buildLoopNest(rewriter, loc, lower, upper, steps, row);
   rewriter.eraseOp(copy);
   return success();
 }
