@@ -18,8 +18,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
@@ -153,8 +155,61 @@ std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
   return out;
 }
 
-/// The constant `value` seen through `op` (a transpose, reshape or copy of
-/// it), or null when `op` is none of these or the data is not available.
+/// The constant `value` padded by `pad` (static sizes, a constant padding
+/// value), or null.
+ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
+  auto resultType = cast<ShapedType>(pad.getResult().getType());
+  Type element = resultType.getElementType();
+  Value padValue = pad.getConstantPaddingValue();
+  Attribute padAttr;
+  if (!resultType.hasStaticShape() || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0 || !padValue ||
+      !matchPattern(padValue, m_Constant(&padAttr)))
+    return {};
+  APInt bits;
+  if (auto f = dyn_cast<FloatAttr>(padAttr))
+    bits = f.getValue().bitcastToAPInt();
+  else if (auto i = dyn_cast<IntegerAttr>(padAttr))
+    bits = i.getValue();
+  else
+    return {};
+  std::optional<std::vector<char>> bytes = getConstantBytes(value);
+  if (!bytes)
+    return {};
+  size_t elemSize = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<int64_t> inShape = cast<ShapedType>(value.getType()).getShape(),
+                    outShape = resultType.getShape();
+  SmallVector<int64_t> low(pad.getStaticLow());
+  if (llvm::any_of(low, ShapedType::isDynamic))
+    return {};
+  std::vector<char> out(resultType.getNumElements() * elemSize);
+  // The padding value in every element (little-endian, as the host).
+  std::vector<char> fill(elemSize);
+  for (size_t b = 0; b < elemSize; ++b)
+    fill[b] = static_cast<char>(bits.extractBitsAsZExtValue(8, 8 * b));
+  for (size_t e = 0; e < out.size(); e += elemSize)
+    std::memcpy(out.data() + e, fill.data(), elemSize);
+  int64_t rank = inShape.size();
+  SmallVector<int64_t> index(rank, 0);
+  int64_t total = bytes->size() / elemSize;
+  for (int64_t linear = 0; linear < total; ++linear) {
+    int64_t dst = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      dst = dst * outShape[d] + index[d] + low[d];
+    std::memcpy(out.data() + dst * elemSize, bytes->data() + linear * elemSize,
+                elemSize);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < inShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return makeResource(resultType, constantName(value, "constant") + ".pad",
+                      out);
+}
+
+/// The constant `value` seen through `op` (a transpose, reshape, copy or
+/// constant padding of it), or null when `op` is none of these or the data is not available.
 ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
   auto resultType = cast<ShapedType>(op->getResult(0).getType());
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
@@ -167,6 +222,8 @@ ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
   }
   if (isa<linalg::CopyOp>(op))
     return value;
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return padBytes(pad, value);
   auto transpose = dyn_cast<linalg::TransposeOp>(op);
   if (!transpose)
     return {};
@@ -190,7 +247,7 @@ void int21::foldConstantDataMovement(func::FuncOp func) {
   SmallVector<Operation *> candidates;
   func.walk([&](Operation *op) {
     if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::CollapseShapeOp,
-            tensor::ExpandShapeOp>(op))
+            tensor::ExpandShapeOp, tensor::PadOp>(op))
       candidates.push_back(op);
   });
   // Producers come before consumers in the walk, so chains fold in one go.

@@ -363,31 +363,75 @@ func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
 // image is a matmul of the weight [F, C] by the input viewed as [C, H*W],
 // from the broadcast bias; its epilogue (ReLU, residual add) is rewritten
 // on [F, H*W], fused into one linalg.generic, and the reshape back to NCHW
-// moved after it, the group's last op.
+// moved after it, the group's last op. (32 pixels fill the vectors; see
+// @pointwise_conv_lanes for a map that does not.)
 // CHECK-LABEL: func.func @pointwise_conv
-// CHECK-SAME: ([[X:%.+]]: tensor<1x8x4x6xf32>, [[W:%.+]]: tensor<16x8x1x1xf32>, [[B:%.+]]: tensor<16xf32>, [[R:%.+]]: tensor<1x16x4x6xf32>)
+// CHECK-SAME: ([[X:%.+]]: tensor<1x8x4x8xf32>, [[W:%.+]]: tensor<16x8x1x1xf32>, [[B:%.+]]: tensor<16xf32>, [[R:%.+]]: tensor<1x16x4x8xf32>)
 // CHECK: int21.fusion_group {
-// CHECK-DAG: [[XM:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x4x6xf32> into tensor<8x24xf32>
+// CHECK-DAG: [[XM:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x4x8xf32> into tensor<8x32xf32>
 // CHECK-DAG: [[WM:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2, 3]] : tensor<16x8x1x1xf32> into tensor<16x8xf32>
-// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[B]] : tensor<16xf32>) outs({{.*}} : tensor<16x24xf32>)
-// CHECK: [[MM:%.+]] = linalg.matmul ins([[WM]], [[XM]] : tensor<16x8xf32>, tensor<8x24xf32>) outs([[INIT]] : tensor<16x24xf32>)
-// CHECK: [[RM:%.+]] = tensor.collapse_shape [[R]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x4x6xf32> into tensor<16x24xf32>
-// CHECK: [[SUM:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[MM]], [[RM]] : tensor<16x24xf32>, tensor<16x24xf32>)
+// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[B]] : tensor<16xf32>) outs({{.*}} : tensor<16x32xf32>)
+// CHECK: [[MM:%.+]] = linalg.matmul ins([[WM]], [[XM]] : tensor<16x8xf32>, tensor<8x32xf32>) outs([[INIT]] : tensor<16x32xf32>)
+// CHECK: [[RM:%.+]] = tensor.collapse_shape [[R]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x4x8xf32> into tensor<16x32xf32>
+// CHECK: [[SUM:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[MM]], [[RM]] : tensor<16x32xf32>, tensor<16x32xf32>)
 // CHECK-NEXT: ^bb
 // CHECK: arith.maximumf
 // CHECK-NEXT: arith.addf
 // CHECK-NEXT: linalg.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: [[OUT:%.+]] = tensor.expand_shape [[SUM]] {{\[}}[0, 1], [2, 3]] output_shape [1, 16, 4, 6] : tensor<16x24xf32> into tensor<1x16x4x6xf32>
+// CHECK-NEXT: [[OUT:%.+]] = tensor.expand_shape [[SUM]] {{\[}}[0, 1], [2, 3]] output_shape [1, 16, 4, 8] : tensor<16x32xf32> into tensor<1x16x4x8xf32>
 // CHECK-NEXT: int21.yield [[OUT]]
-func.func @pointwise_conv(%x: tensor<1x8x4x6xf32>, %w: tensor<16x8x1x1xf32>, %b: tensor<16xf32>, %r: tensor<1x16x4x6xf32>) -> tensor<1x16x4x6xf32> {
+func.func @pointwise_conv(%x: tensor<1x8x4x8xf32>, %w: tensor<16x8x1x1xf32>, %b: tensor<16xf32>, %r: tensor<1x16x4x8xf32>) -> tensor<1x16x4x8xf32> {
   %0 = int21.fusion_group {
-    %1 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x4x6xf32>, tensor<16x8x1x1xf32>, tensor<16xf32>) -> tensor<1x16x4x6xf32>
-    %2 = int21.relu %1 : tensor<1x16x4x6xf32>
-    %3 = int21.add %2, %r : (tensor<1x16x4x6xf32>, tensor<1x16x4x6xf32>) -> tensor<1x16x4x6xf32>
-    int21.yield %3 : tensor<1x16x4x6xf32>
-  } : tensor<1x16x4x6xf32>
-  return %0 : tensor<1x16x4x6xf32>
+    %1 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x4x8xf32>, tensor<16x8x1x1xf32>, tensor<16xf32>) -> tensor<1x16x4x8xf32>
+    %2 = int21.relu %1 : tensor<1x16x4x8xf32>
+    %3 = int21.add %2, %r : (tensor<1x16x4x8xf32>, tensor<1x16x4x8xf32>) -> tensor<1x16x4x8xf32>
+    int21.yield %3 : tensor<1x16x4x8xf32>
+  } : tensor<1x16x4x8xf32>
+  return %0 : tensor<1x16x4x8xf32>
+}
+
+// -----
+
+// On a 7x7 map the 49 pixels fill 49 of 64 lanes, the 32 filters two whole
+// vectors: the product is computed transposed, [P, F] = input^T [P, C] (the
+// input read through the matmul's map) x weight^T [C, F], and transposed
+// back to [F, P] before the epilogue.
+// CHECK-LABEL: func.func @pointwise_conv_lanes
+// CHECK-SAME: ([[X:%.+]]: tensor<1x8x7x7xf32>, [[W:%.+]]: tensor<32x8x1x1xf32>, [[B:%.+]]: tensor<32xf32>)
+// CHECK-DAG: [[WM:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2, 3]] : tensor<32x8x1x1xf32> into tensor<32x8xf32>
+// CHECK-DAG: [[XM:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x7x7xf32> into tensor<8x49xf32>
+// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[B]] : tensor<32xf32>) outs({{.*}} : tensor<49x32xf32>)
+// CHECK: [[WT:%.+]] = linalg.transpose ins([[WM]] : tensor<32x8xf32>) outs({{.*}} : tensor<8x32xf32>) permutation = [1, 0]
+// CHECK-NOT: tensor.pad
+// CHECK: [[MM:%.+]] = linalg.matmul indexing_maps = [#[[$MAPA:.+]], #[[$MAPB:.+]], #[[$MAPC:.+]]] ins([[XM]], [[WT]] : tensor<8x49xf32>, tensor<8x32xf32>) outs([[INIT]] : tensor<49x32xf32>)
+// CHECK: [[BACK:%.+]] = linalg.transpose ins([[MM]] : tensor<49x32xf32>) outs({{.*}} : tensor<32x49xf32>) permutation = [1, 0]
+// CHECK: tensor.expand_shape [[BACK]] {{\[}}[0, 1], [2, 3]] output_shape [1, 32, 7, 7] : tensor<32x49xf32> into tensor<1x32x7x7xf32>
+func.func @pointwise_conv_lanes(%x: tensor<1x8x7x7xf32>, %w: tensor<32x8x1x1xf32>, %b: tensor<32xf32>) -> tensor<1x32x7x7xf32> {
+  %0 = int21.fusion_group {
+    %1 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x7x7xf32>, tensor<32x8x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+    int21.yield %1 : tensor<1x32x7x7xf32>
+  } : tensor<1x32x7x7xf32>
+  return %0 : tensor<1x32x7x7xf32>
+}
+
+// -----
+
+// 512 filters: the transposed weight's rows would be 2 KiB apart (a panel
+// of them in a few L1 sets), so it is a view of rows of 528 (the padding
+// folds into the constant once the weights are outlined).
+// CHECK-LABEL: func.func @pointwise_conv_lanes_rows_apart
+// CHECK: [[WT:%.+]] = linalg.transpose ins({{.*}} : tensor<512x8xf32>) outs({{.*}} : tensor<8x512xf32>) permutation = [1, 0]
+// CHECK: [[PAD:%.+]] = tensor.pad [[WT]] low[0, 0] high[0, 16]
+// CHECK: tensor<8x512xf32> to tensor<8x528xf32>
+// CHECK: [[VIEW:%.+]] = tensor.extract_slice [[PAD]][0, 0] [8, 512] [1, 1] : tensor<8x528xf32> to tensor<8x512xf32>
+// CHECK: linalg.matmul indexing_maps = {{.*}} ins({{.*}}, [[VIEW]] : tensor<8x49xf32>, tensor<8x512xf32>) outs({{.*}} : tensor<49x512xf32>)
+func.func @pointwise_conv_lanes_rows_apart(%x: tensor<1x8x7x7xf32>, %w: tensor<512x8x1x1xf32>) -> tensor<1x512x7x7xf32> {
+  %0 = int21.fusion_group {
+    %1 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x7x7xf32>, tensor<512x8x1x1xf32>) -> tensor<1x512x7x7xf32>
+    int21.yield %1 : tensor<1x512x7x7xf32>
+  } : tensor<1x512x7x7xf32>
+  return %0 : tensor<1x512x7x7xf32>
 }
 
 // -----

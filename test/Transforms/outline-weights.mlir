@@ -45,3 +45,32 @@ func.func @transposed() -> tensor<2x32xf32> {
 #-}
 // The transposed data: 0, 2, 4, ... then 1, 3, 5, ... (i32, 8-byte aligned).
 // CHECK: w.T: "0x080000000000000002000000040000000600000008000000
+
+// -----
+
+// A weight padded with a constant is padded at compile time (a transposed
+// weight whose rows are given room, see LowerToLinalg/NN.cpp): no tensor.pad
+// is left, and the new weight holds the padded rows.
+// ALL-LABEL: func.func @padded
+// ALL-SAME: int21.weight = dense_resource<p.pad> : tensor<3x4xi32>
+// ALL-NOT: tensor.pad
+// ALL: return
+func.func @padded() -> tensor<3x4xi32> {
+  %p = arith.constant dense_resource<p> : tensor<2x3xi32>
+  %nine = arith.constant 9 : i32
+  %t = tensor.pad %p low[1, 0] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %nine : i32
+  } : tensor<2x3xi32> to tensor<3x4xi32>
+  return %t : tensor<3x4xi32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      p: "0x04000000010000000200000003000000040000000500000006000000"
+    }
+  }
+#-}
+// A row of 9s, then 1 2 3 9, 4 5 6 9.
+// ALL: p.pad: "0x08000000090000000900000009000000090000000100000002000000030000000900000004000000050000000600000009000000"

@@ -15,7 +15,7 @@
 // KNOB: error: int21-{{select-schedules|cpu-schedule}}: knobs: template @cpu.matmul has no knob 'reg_nn' (its knobs: par_m, par_n, cache_k, reg_m, reg_n, reg_k, epilogue_regs, pack_b, cache_n)
 // TEMPLATE: error: int21-select-schedules: knobs: unknown schedule template @cpu.nosuch
 // TYPE: error: int21-select-schedules: knobs: expected TEMPLATE.NAME=INTEGER, got 'cpu.matmul.reg_n=abc'
-// TARGET: error: int21-select-schedules: knobs: template @gpu.matmul is a GPU template, not one of the CPU (cpu.matmul, cpu.batch_matmul,
+// TARGET: error: int21-select-schedules: knobs: template @gpu.matmul is a GPU template, not one of the CPU (cpu.matmul, cpu.matmul_transposed, cpu.batch_matmul,
 // DOMAIN: error: schedule @cpu.matmul: knob 'reg_n' of template @cpu.matmul = 17 is outside its domain for this work [8, 16, 24, 32, 48, 64]
 // CHIP: error: int21-select-schedules: unknown target 'sm_70' (expected cpu, sm_80 or sm_90)
 

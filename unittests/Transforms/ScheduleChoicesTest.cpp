@@ -302,3 +302,57 @@ TEST(TemplateRegistryTest, ProposalsAreCheckedAgainstTheWork) {
 }
 
 } // namespace
+
+// A product the group transposes (a pointwise convolution on a map whose
+// pixels fill the vectors badly, lowered as [P, F] = input^T x weight^T and
+// transposed back) gets @cpu.matmul_transposed over the root's [F, P]:
+// thread tiles that divide the filters, register tiles of whole vectors of
+// filters that divide them, at most 24 accumulators, every default
+// plausible.
+TEST_F(MatmulChoicesTest, TransposedProductGetsFilterVectors) {
+  for (auto [f, p, k] :
+       {std::tuple{320, 49, 960}, {48, 100, 16}, {2048, 49, 512},
+        {160, 9, 64}, {96, 49, 576}, {32, 25, 8}}) {
+    std::string text = R"mlir(
+      func.func @f(%a: tensor<KxPxf32>, %b: tensor<KxFxf32>) -> tensor<FxPxf32> {
+        %0 = int21.fusion_group {
+          %z = arith.constant 0.0 : f32
+          %e = tensor.empty() : tensor<PxFxf32>
+          %i = linalg.fill ins(%z : f32) outs(%e : tensor<PxFxf32>) -> tensor<PxFxf32>
+          %m = linalg.matmul indexing_maps = [
+                 affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>,
+                 affine_map<(m, n, k) -> (m, n)>]
+               ins(%a, %b : tensor<KxPxf32>, tensor<KxFxf32>)
+               outs(%i : tensor<PxFxf32>) -> tensor<PxFxf32>
+          %e2 = tensor.empty() : tensor<FxPxf32>
+          %t = linalg.transpose ins(%m : tensor<PxFxf32>) outs(%e2 : tensor<FxPxf32>) permutation = [1, 0]
+          int21.yield %t : tensor<FxPxf32>
+        } : tensor<FxPxf32>
+        return %0 : tensor<FxPxf32>
+      })mlir";
+    for (auto [token, value] : {std::pair{'F', f}, {'P', p}, {'K', k}})
+      for (size_t at;
+           (at = text.find(std::string(1, token) + "x")) != std::string::npos;)
+        text.replace(at, 1, std::to_string(value));
+    std::string what = std::to_string(f) + "x" + std::to_string(p) + "x" +
+                       std::to_string(k);
+    module = parseSourceString<ModuleOp>(text, &context);
+    ASSERT_TRUE(module) << what;
+    FusionGroupOp group;
+    module->walk([&](FusionGroupOp op) { group = op; });
+    llvm::SmallVector<schedule::ScheduleChoice> choices =
+        schedule::getScheduleChoices(group);
+    ASSERT_FALSE(choices.empty()) << what;
+    const schedule::ScheduleChoice &choice = choices.front();
+    EXPECT_EQ(choice.sequence, "cpu.matmul_transposed") << what;
+    EXPECT_EQ(choice.dims, (llvm::SmallVector<int64_t>{f, p, k})) << what;
+    const schedule::Knobs &knobs = choice.defaults;
+    int64_t regF = knobs.lookup("reg_f"), regP = knobs.lookup("reg_p");
+    EXPECT_TRUE(regF == 16 || regF == 32) << what;
+    EXPECT_EQ(f % regF, 0) << what;
+    EXPECT_EQ(f % knobs.lookup("par_f"), 0) << what;
+    EXPECT_LE(regP * regF / 16, 24) << what;
+    std::string why;
+    EXPECT_TRUE(schedule::isPlausible(choice, knobs, why)) << what << ": " << why;
+  }
+}

@@ -265,7 +265,8 @@ struct LowerToLinalgPass
   }
 
   /// Whether `value` is computed from an op that `isAnchor` picks, through
-  /// all-parallel generics and reshapes back to full rank. Each producer is
+  /// all-parallel generics, transposes (a product computed transposed) and
+  /// reshapes back to full rank. Each producer is
   /// visited once, so a chain of ops each reading two earlier ones stays
   /// linear.
   static bool computedFrom(Value value,
@@ -282,7 +283,7 @@ struct LowerToLinalgPass
       } else if (auto op = dyn_cast_or_null<linalg::LinalgOp>(def)) {
         if (isAnchor(op))
           found = true;
-        else if (isa<linalg::GenericOp>(def) &&
+        else if (isa<linalg::GenericOp, linalg::TransposeOp>(def) &&
                  op.getNumParallelLoops() == op.getNumLoops())
           found = llvm::any_of(op.getDpsInputs(), walk);
       }

@@ -2,7 +2,8 @@
 # every depthwise-separable block, of the shapes real models have and the
 # edge cases around them (channel and pixel counts that are no multiple of
 # the vector width, a 1x1 feature map as in squeeze-and-excitation blocks,
-# no bias, a residual add, a batch of two, stride 2), each with inputs and
+# a 7x7 one with 512 filters, no bias, a residual add, a batch of two,
+# stride 2), each with inputs and
 # the outputs of a numpy reference, in the ONNX test layout:
 # OUT/CASE/model.onnx, OUT/CASE/test_data_set_0/*.pb
 import os
@@ -22,6 +23,7 @@ CASES = [
     ("pw_excite", 1, 24, 100, (1, 1), 1, False, "none", False),
     ("pw_batch2", 2, 16, 24, (6, 6), 1, True, "relu", False),
     ("pw_stride2", 1, 16, 24, (9, 9), 2, True, "relu6", False),
+    ("pw_rows_apart", 1, 16, 512, (7, 7), 1, True, "relu", True),
 ]
 
 

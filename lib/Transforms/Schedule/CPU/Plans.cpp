@@ -1,7 +1,8 @@
 //===- Plans.cpp - which CPU template schedules a fusion group ------------===//
 //
 // The CPU's default rules: a group around one matmul or convolution gets
-// that op's template (@cpu.matmul, @cpu.batch_matmul, @cpu.conv2d_nchw,
+// that op's template (@cpu.matmul, @cpu.batch_matmul,
+// @cpu.matmul_transposed for a product the group transposes, @cpu.conv2d_nchw,
 // @cpu.depthwise_conv2d_nchw, @cpu.grouped_conv2d_nchw),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
 // threads over its leading parallel dimensions (@cpu.outer_forall_<n>d),
@@ -133,6 +134,74 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   return plan;
 }
 
+/// A matmul whose product the group transposes: C^T[m, n] (A read plainly
+/// or through a transposed map) -> linalg.transpose -> [n, m], the other ops
+/// elementwise over either shape (the bias the product starts from, the
+/// epilogue after the transpose). Lowered that way where the vectors run
+/// along n (see LowerToLinalg/NN.cpp, pointwise convolutions).
+std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
+                                         ArrayRef<linalg::LinalgOp> ops) {
+  SmallVector<linalg::LinalgOp> anchors;
+  for (linalg::LinalgOp op : ops)
+    if (!isAllParallel(op))
+      anchors.push_back(op);
+  if (anchors.size() != 1)
+    return std::nullopt;
+  auto matmul = dyn_cast<linalg::MatmulOp>(anchors.front().getOperation());
+  if (!matmul || !hasStaticTensorLoops(matmul) ||
+      !matmul->getResult(0).hasOneUse())
+    return std::nullopt;
+  // Plain maps, or A transposed: (k, m), (k, n), (m, n).
+  MLIRContext *ctx = matmul.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> transposedA = {AffineMap::get(3, 0, {k, m}, ctx),
+                                        AffineMap::get(3, 0, {k, n}, ctx),
+                                        AffineMap::get(3, 0, {m, n}, ctx)};
+  if (matmul.hasUserDefinedMaps() &&
+      matmul.getIndexingMapsArray() != ArrayRef<AffineMap>(transposedA))
+    return std::nullopt;
+  auto transpose =
+      dyn_cast<linalg::TransposeOp>(*matmul->getResult(0).getUsers().begin());
+  if (!transpose || transpose->getParentOp() != matmul->getParentOp() ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return std::nullopt;
+  // B's own transpose (and the padding of its rows), when B is no constant
+  // that int21-outline-weights folded: computed once, before the threads.
+  SmallPtrSet<Operation *, 4> prepareB;
+  for (Value b = matmul.getDpsInputOperand(1)->get(); Operation *def =
+           b.getDefiningOp();) {
+    if (!isa<tensor::ExtractSliceOp, tensor::PadOp, linalg::TransposeOp>(def))
+      break;
+    prepareB.insert(def);
+    b = def->getOperand(0);
+  }
+  SmallVector<int64_t> loops = matmul.getStaticLoopRanges();
+  SmallVector<int64_t> product = {loops[0], loops[1]},
+                       result = {loops[1], loops[0]};
+  for (linalg::LinalgOp op : ops)
+    if (op != matmul && op != transpose && !prepareB.contains(op) &&
+        !isElementwiseOver(op, product) && !isElementwiseOver(op, result))
+      return std::nullopt;
+  if (root != transpose && !isElementwiseOver(root, result))
+    return std::nullopt;
+  Plan plan;
+  plan.sequence = "cpu.matmul_transposed";
+  plan.dims = {loops[1], loops[0], loops[2]};
+  plan.knobs = transposedMatmulKnobs(loops[1], loops[0], loops[2]);
+  plan.tags.push_back({root, kRootTag});
+  plan.tags.push_back({matmul, kAnchorTag});
+  for (linalg::LinalgOp op : ops) {
+    if (prepareB.contains(op))
+      continue;
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+    if (op != matmul)
+      plan.tags.push_back({op, kElementwiseTag});
+  }
+  return plan;
+}
+
 /// Every op elementwise over the root's iteration space.
 std::optional<Plan> planElementwise(linalg::LinalgOp root,
                                     ArrayRef<linalg::LinalgOp> ops) {
@@ -205,7 +274,9 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
            llvm::any_of(op->getResultTypes(), isBool);
   });
   if (!touchesBool) {
-    if (std::optional<Plan> plan = planAnchored(group, root, ops))
+    if (std::optional<Plan> plan = planTransposedMatmul(root, ops))
+      plans.push_back(std::move(*plan));
+    else if (std::optional<Plan> plan = planAnchored(group, root, ops))
       plans.push_back(std::move(*plan));
     if (std::optional<Plan> plan = planElementwise(root, ops))
       plans.push_back(std::move(*plan));

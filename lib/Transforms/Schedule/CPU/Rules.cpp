@@ -141,6 +141,35 @@ Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   return knobs;
 }
 
+Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
+  Knobs knobs;
+  // reg_p rows of reg_f filters, up to 24 accumulators: 7 x 32 lanes (14
+  // accumulators, two loads of B and 7 broadcasts of A a step) on a 7x7 map;
+  // the filters' tile a divisor of their count (48 filters: 3 vectors), the
+  // pixels' one where one of 4 to 12 is, so that no register tile is left
+  // over.
+  int64_t regF = f % 32 == 0 ? 32 : 16;
+  int64_t maxP = std::min<int64_t>(12, 24 * 16 / regF);
+  int64_t regP = std::min<int64_t>(p, maxP);
+  for (int64_t r = maxP; r >= 4; --r)
+    if (p % r == 0) {
+      regP = r;
+      break;
+    }
+  // The whole of the pixels a thread tile (the A panel, K x P, is read by
+  // every register tile of the thread), and enough filter tiles for the
+  // threads.
+  int64_t parP = p <= 512 ? p : pickTile(p, regP, 256);
+  int64_t tilesP = (p + parP - 1) / parP;
+  int64_t wantF = std::max<int64_t>(1, kMinThreadTiles / tilesP);
+  int64_t parF = pickTile(f, regF, std::max<int64_t>(regF, f / wantF));
+  knobs["par_f"] = parF;
+  knobs["par_p"] = parP;
+  knobs["reg_f"] = regF;
+  knobs["reg_p"] = regP;
+  return knobs;
+}
+
 /// The knobs of @cpu.conv2d_nchw's im2col contraction: f filters over
 /// oh*ow output pixels and c*kh*kw taps, then the group's elementwise ops.
 static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
@@ -489,6 +518,66 @@ static bool matmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
   return true;
 }
 
+// @cpu.matmul_transposed: dims = f, p, k (the root's [f, p], K).
+static constexpr int64_t kRegFilters[] = {16, 32, 64};
+static constexpr int64_t kRegPixels[] = {1, 2, 3, 4, 6, 7, 8, 12, 16};
+
+static std::optional<SmallVector<int64_t>>
+transposedMatmulDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  auto [f, p, k] = std::make_tuple(dims[0], dims[1], dims[2]);
+  if (knob == "par_f")
+    return tileOptions(f, 16);
+  if (knob == "par_p")
+    return tileOptions(p, 1);
+  if (knob == "reg_f")
+    return registerOptions(f, kRegFilters);
+  if (knob == "reg_p")
+    return registerOptions(p, kRegPixels);
+  if (knob == "reg_k")
+    return registerOptions(k, kRegK);
+  return std::nullopt;
+}
+
+static Knobs transposedMatmulDefaults(llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return {};
+  return transposedMatmulKnobs(dims[0], dims[1], dims[2]);
+}
+
+static bool transposedMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                                  std::string &why) {
+  if (knobOr0(knobs, "reg_f") > knobOr0(knobs, "par_f")) {
+    why = "register tile filters (reg_f) exceed the thread tile (par_f)";
+    return false;
+  }
+  if (knobOr0(knobs, "reg_p") > knobOr0(knobs, "par_p")) {
+    why = "register tile pixels (reg_p) exceed the thread tile (par_p)";
+    return false;
+  }
+  // 32 vector registers of 16 floats: the accumulators and a row of B.
+  if (knobOr0(knobs, "reg_f") * knobOr0(knobs, "reg_p") > 448) {
+    why = "the register tile (reg_f x reg_p) needs more accumulators than "
+          "there are vector registers";
+    return false;
+  }
+  return true;
+}
+
+static std::optional<int64_t>
+transposedMatmulExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  if (knob == "par_f" || knob == "reg_f")
+    return dims[0];
+  if (knob == "par_p" || knob == "reg_p")
+    return dims[1];
+  if (knob == "reg_k")
+    return dims[2];
+  return std::nullopt;
+}
+
 // @cpu.conv2d_nchw: dims = f, oh, ow, c * kh * kw, c, ih, iw, stride_h,
 // stride_w (see conv2dKnobs).
 static constexpr int64_t kRegF[] = {1, 2, 4, 8, 16};
@@ -786,6 +875,9 @@ static std::optional<int64_t> outerForallExtent(llvm::StringRef knob,
 const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kMatmul = {matmulDefaults, matmulDomain,
                                             matmulCheck, matmulExtent};
+  static constexpr TemplateRules kTransposedMatmul = {
+      transposedMatmulDefaults, transposedMatmulDomain, transposedMatmulCheck,
+      transposedMatmulExtent};
   static constexpr TemplateRules kConv = {convDefaults, convDomain, convCheck,
                                           convExtent};
   static constexpr TemplateRules kDepthwise = {
@@ -801,6 +893,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
       kTable[] = {
           {"cpu.matmul", &kMatmul},
           {"cpu.batch_matmul", &kMatmul},
+          {"cpu.matmul_transposed", &kTransposedMatmul},
           {"cpu.conv2d_nchw", &kConv},
           {"cpu.depthwise_conv2d_nchw", &kDepthwise},
           {"cpu.grouped_conv2d_nchw", &kGroupedConv},

@@ -74,6 +74,46 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A matmul computed transposed, C^T[p, f] = A[k, p]^T x B[k, f], then
+  // transposed back into the group's [f, p] (a pointwise convolution whose
+  // pixels fill the vectors badly, see LowerToLinalg/NN.cpp): the root (the
+  // epilogue over [f, p], or the transpose) is tiled into threads of
+  // par_f x par_p and register tiles of reg_f x reg_p, the matmul, its bias
+  // and the transpose fused into each register tile, so that the
+  // accumulators (reg_p rows of reg_f filters, along the vectors) start from
+  // the bias, are transposed in registers and leave through the epilogue,
+  // stored once. Knobs: par_f, par_p thread tile; reg_f, reg_p register
+  // tile; reg_k as in @cpu.matmul.
+  transform.named_sequence @cpu.matmul_transposed(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_f = transform.tune.knob<"par_f"> options = [16, 32, 64, 128, 256] -> !transform.param<i64>
+    %par_p = transform.tune.knob<"par_p"> options = [8, 16, 32, 49, 64, 128] -> !transform.param<i64>
+    %reg_f = transform.tune.knob<"reg_f"> options = [16, 32, 64] -> !transform.param<i64>
+    %reg_p = transform.tune.knob<"reg_p"> options = [1, 2, 4, 6, 7, 8] -> !transform.param<i64>
+    %reg_k = transform.tune.knob<"reg_k"> = 1 from options = [1, 2, 4] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [%par_f, %par_p]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %root_r, %loop_f, %loop_p = transform.structured.fuse %root_1 tile_sizes [%reg_f, %reg_p]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %mm = transform.structured.match attributes{int21.anchor} in %loop_p : (!transform.any_op) -> !transform.any_op
+    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, %reg_k]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%loop_p) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%loop_f) : (!transform.any_op) -> ()
+    transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    // The accumulators' transpose as shuffles of whole registers.
+    transform.apply_patterns to %group {
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
+    } : !transform.any_op
+    transform.yield
+  }
+
   // The same with a leading batch dimension (linalg.batch_matmul).
   transform.named_sequence @cpu.batch_matmul(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128] -> !transform.param<i64>

@@ -125,6 +125,9 @@ llvm::SmallVector<Plan> planDefaults(FusionGroupOp group);
 const TemplateRules *lookupRules(llvm::StringRef sequence);
 /// @cpu.matmul and @cpu.batch_matmul: C[m, n] += A[m, k] * B[k, n].
 Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
+/// @cpu.matmul_transposed: C^T[p, f] = A[k, p]^T x B[k, f], transposed
+/// into the group's [f, p].
+Knobs transposedMatmulKnobs(int64_t f, int64_t p, int64_t k);
 /// @cpu.conv2d_nchw on dims {f, oh, ow, taps, c, ih, iw, stride_h,
 /// stride_w}: f filters over an oh x ow output, c channels and c*kh*kw taps,
 /// an ih x iw (padded) input. The knobs of both algorithms (see conv.mlir)
