@@ -97,6 +97,46 @@ void ProgressLines::demoted(unsigned k, const Candidate &winner,
      << "x in the search) " << verdict.why << "\n";
 }
 
+std::string int21::search::kernelClass(
+    const int21::schedule::ScheduleChoice &choice) {
+  llvm::StringRef sequence = choice.sequence;
+  // The template's name without its target ("cpu.", "gpu.").
+  llvm::StringRef kind = sequence.substr(sequence.find('.') + 1);
+  llvm::ArrayRef<int64_t> dims = choice.dims;
+  if (kind == "matmul" || kind == "batch_matmul") {
+    std::string what = kind == "matmul" ? "matmul" : "batched matmul";
+    // M rows of a batch-1 head or a decoder step: weight streaming.
+    if (!dims.empty() && dims.front() <= 16)
+      return "skinny " + what + " (M=" + std::to_string(dims.front()) + ")";
+    return what;
+  }
+  if (kind == "matmul_transposed")
+    return "matmul, transposed (filters along vectors)";
+  if (kind == "conv2d_nchw" && dims.size() == 9 && dims[4] > 0) {
+    int64_t taps = dims[3] / dims[4];
+    int64_t window = 1;
+    while (window * window < taps)
+      ++window;
+    std::string what = "convolution";
+    if (window * window == taps)
+      what += " " + std::to_string(window) + "x" + std::to_string(window);
+    if (dims[7] != 1 || dims[8] != 1)
+      what += " stride " + std::to_string(dims[7]);
+    return what;
+  }
+  if (kind == "conv2d_nchw")
+    return "convolution";
+  if (kind == "depthwise_conv2d_nchw")
+    return "depthwise convolution or pooling";
+  if (kind == "grouped_conv2d_nchw")
+    return "grouped convolution";
+  if (kind.starts_with("elementwise"))
+    return "elementwise";
+  if (kind.starts_with("outer_forall") || kind.starts_with("tile_fuse"))
+    return "other (reductions, data movement)";
+  return kind.str();
+}
+
 TuneResult int21::search::summarizeSearch(const Blackboard &board,
                                           const KnowledgePolicy &knowledge,
                                           const Winners &winners,
@@ -110,6 +150,8 @@ TuneResult int21::search::summarizeSearch(const Blackboard &board,
     KernelSummary summary;
     summary.signature = kernel.signature;
     summary.name = kernel.name;
+    if (!kernel.choices.empty())
+      summary.kernelClass = kernelClass(kernel.choices.front());
     summary.instances = kernel.instances;
     summary.trials = board.trialsOf(k).size();
     summary.rooflineMs = budget.roofline()[k];

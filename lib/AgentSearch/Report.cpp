@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -165,6 +166,10 @@ void writeConvergence(const Blackboard &board, unsigned kernel,
 }
 } // namespace
 
+/// A default schedule this many times its roofline bound is listed as far
+/// from it.
+static constexpr double kFarFromBound = 3.0;
+
 llvm::Error int21::search::writeReport(const Blackboard &board,
                                        const TuneResult &result,
                                        llvm::StringRef dir) {
@@ -197,12 +202,12 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
          "(\"confirmed\"), or the search's where it was not timed again. A "
          "winner that failed or was no faster then gave way to the default "
          "(below the table).\n\n"
-      << "| # | kernel | instances | trials | default ms | search ms | best ms "
-         "| speed-up | roofline ms | found by | schedule |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+      << "| # | kernel | class | instances | trials | default ms | search ms "
+         "| best ms | speed-up | roofline ms | found by | schedule |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (auto [k, summary] : llvm::enumerate(result.kernels)) {
-    *md << "| " << k << " | " << summary.name << " | " << summary.instances
-        << " | " << summary.trials << " | ";
+    *md << "| " << k << " | " << summary.name << " | " << summary.kernelClass
+        << " | " << summary.instances << " | " << summary.trials << " | ";
     if (!summary.error.empty()) {
       *md << "- | - | - | - | - | not tuned: " << summary.error << " | |\n";
       continue;
@@ -222,6 +227,29 @@ llvm::Error int21::search::writeReport(const Blackboard &board,
     if (!summary.demoted.empty())
       *md << "\nKernel " << k << " kept its default schedule: "
           << summary.demoted << ".\n";
+
+  // Kernels whose default schedule is more than 3x their roofline bound: a
+  // structure the templates lack, not a reason for more trials. Those under
+  // 5 us are left out (their call and thread fork/join cost dominates).
+  std::string far;
+  for (auto [k, summary] : llvm::enumerate(result.kernels)) {
+    if (!summary.error.empty() || summary.rooflineMs <= 0 ||
+        summary.defaultMs < 0.005 ||
+        summary.defaultMs <= kFarFromBound * summary.rooflineMs)
+      continue;
+    far += llvm::formatv("| {0} | {1} | {2} | {3:F4} | {4:F4} | {5:F1}x |\n",
+                         k, summary.name, summary.kernelClass,
+                         summary.defaultMs, summary.bestMs,
+                         summary.defaultMs / summary.rooflineMs)
+               .str();
+  }
+  if (!far.empty())
+    *md << "\nFar from its bound (the default above "
+        << llvm::format("%.0f", kFarFromBound)
+        << "x the roofline; kernels under 5 us left out):\n\n"
+        << "| # | kernel | class | default ms | best ms | default / roofline |\n"
+        << "|---|---|---|---|---|---|\n"
+        << far;
 
   // Merges: a merged kernel replaces its parts where it beats their best
   // times by more than the noise.

@@ -519,3 +519,30 @@ TEST(MeasureTest, TolerancesFollowTheDtype) {
 }
 
 } // namespace
+
+// The report names each kernel's class from its default template and the
+// shape that sets the class apart.
+TEST(KernelClass, NamesTheTemplatesWork) {
+  auto classOf = [](llvm::StringRef sequence,
+                    llvm::SmallVector<int64_t> dims) {
+    int21::schedule::ScheduleChoice choice;
+    choice.sequence = sequence.str();
+    choice.dims = dims;
+    return int21::search::kernelClass(choice);
+  };
+  EXPECT_EQ(classOf("cpu.matmul", {128, 768, 768}), "matmul");
+  EXPECT_EQ(classOf("cpu.matmul", {1, 1000, 1280}), "skinny matmul (M=1)");
+  EXPECT_EQ(classOf("gpu.batch_matmul", {64, 64, 32}), "batched matmul");
+  EXPECT_EQ(classOf("cpu.matmul_transposed", {320, 49, 960}),
+            "matmul, transposed (filters along vectors)");
+  // f, oh, ow, c*kh*kw, c, ih, iw, stride_h, stride_w.
+  EXPECT_EQ(classOf("cpu.conv2d_nchw", {64, 56, 56, 576, 64, 58, 58, 1, 1}),
+            "convolution 3x3");
+  EXPECT_EQ(classOf("cpu.conv2d_nchw", {64, 112, 112, 147, 3, 230, 230, 2, 2}),
+            "convolution 7x7 stride 2");
+  EXPECT_EQ(classOf("cpu.depthwise_conv2d_nchw", {32, 112, 112, 114, 114}),
+            "depthwise convolution or pooling");
+  EXPECT_EQ(classOf("cpu.elementwise_2d", {64, 256}), "elementwise");
+  EXPECT_EQ(classOf("cpu.outer_forall_1d", {64}),
+            "other (reductions, data movement)");
+}

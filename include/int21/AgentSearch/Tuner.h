@@ -101,6 +101,8 @@ struct TuneOptions {
 struct KernelSummary {
   std::string signature;
   std::string name;
+  /// The kernel class its default template schedules (kernelClass()).
+  std::string kernelClass;
   unsigned instances = 0;
   unsigned trials = 0;
   double defaultMs = 0;
@@ -124,6 +126,11 @@ struct KernelSummary {
   double partsMs = 0;
   unsigned mergedSites = 0;
 };
+
+/// The class of work a schedule choice is for, in words for the report:
+/// the template's kind, with the shape that sets it apart (a one-row
+/// matmul, a convolution's window and stride).
+std::string kernelClass(const int21::schedule::ScheduleChoice &choice);
 
 struct TuneResult {
   /// The winning schedule of every tuned kernel, by signature (merged
