@@ -284,7 +284,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Value productT =
         linalg::MatmulOp::create(
             b, loc, TypeRange{type},
-            ValueRange{input, rowsApartInL1(b, loc, transposeWeight())}, init,
+            ValueRange{input, rowsApartInL1(b, loc, transposeWeight(), 2048)},
+            init,
             {b.getNamedAttr("indexing_maps", maps)})
             .getResult(0);
     Value back =
@@ -299,26 +300,77 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
         b, loc, resultType, back, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
   }
 
-  /// `matrix` [K, N] as a view of [K, N + 16] (the padding a constant of its
-  /// own once int21-outline-weights folds it) where its rows are a multiple
-  /// of 2 KiB apart: a register tile reads a panel of K such rows, which
-  /// would fall into 2 to 4 sets of a 48 KiB 12-way L1 and be evicted before
-  /// the next tile reuses them (a pointwise convolution 512 -> 2048 on a 7x7
-  /// map: 1.43 ms against 1.19 with 16 more filters).
-  static Value rowsApartInL1(OpBuilder &b, Location loc, Value matrix) {
-    auto type = cast<RankedTensorType>(matrix.getType());
+  /// `value` [..., N] as a view of [..., N + 16] (the padding a constant of
+  /// its own once int21-outline-weights folds it) where its rows are a
+  /// multiple of `apart` bytes apart: a register tile reads a panel of such
+  /// rows, which would fall into a few sets of a 48 KiB 12-way L1 and be
+  /// evicted before the next tile reuses them (a pointwise convolution 512
+  /// -> 2048 on a 7x7 map: 1.43 ms against 0.89 with rows of 2064).
+  static Value rowsApartInL1(OpBuilder &b, Location loc, Value value,
+                             int64_t apart) {
+    auto type = cast<RankedTensorType>(value.getType());
     Type element = type.getElementType();
-    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    int64_t rank = type.getRank();
     if (!element.isIntOrFloat() ||
-        (cols * element.getIntOrFloatBitWidth() / 8) % 2048 != 0)
-      return matrix;
-    constexpr int64_t extra = 16;
-    Value padded = padTrailing(b, loc, matrix, {0, 0}, {0, extra},
-                               zeroAttr(element));
-    return tensor::ExtractSliceOp::create(
-        b, loc, type, padded, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+        (type.getDimSize(rank - 1) * element.getIntOrFloatBitWidth() / 8) %
+                apart !=
+            0)
+      return value;
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    high.back() = 16;
+    Value padded = padTrailing(b, loc, value, low, high, zeroAttr(element));
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+        strides(rank, b.getIndexAttr(1)), sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(b.getIndexAttr(size));
+    return tensor::ExtractSliceOp::create(b, loc, type, padded, offsets, sizes,
+                                          strides);
+  }
+
+  /// A 2-D convolution of one group whose filters fill whole vectors, over
+  /// the loops (n, f, oh, ow, c, kh, kw) of linalg.conv_2d_nchw_fchw but
+  /// with the weight transposed to [C, KH, KW, F] (folded into a constant by
+  /// int21-outline-weights): @cpu.conv2d_filter_lanes runs its register
+  /// tiles with the filters along the vectors, every lane used whatever the
+  /// width of the output rows (7, 14, 28 or 56 columns), each input element
+  /// a broadcast, at any stride.
+  static Value filterLanesConv(OpBuilder &b, Location loc, Value input,
+                               Value weight, Value init,
+                               ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> dilations) {
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    ArrayRef<int64_t> w = weightType.getShape();
+    Value transposed =
+        linalg::TransposeOp::create(
+            b, loc, weight,
+            tensor::EmptyOp::create(b, loc,
+                                    ArrayRef<int64_t>{w[1], w[2], w[3], w[0]},
+                                    weightType.getElementType()),
+            ArrayRef<int64_t>{1, 2, 3, 0})
+            .getResult()[0];
+    // A step of a register tile reads the next row of [C*KH*KW, F]: rows
+    // 1 KiB apart (256 filters) already fall into few L1 sets.
+    transposed = rowsApartInL1(b, loc, transposed, 1024);
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(7, 0,
+                       {d(0), d(4), d(2) * strides[0] + d(5) * dilations[0],
+                        d(3) * strides[1] + d(6) * dilations[1]},
+                       ctx),
+        AffineMap::get(7, 0, {d(4), d(5), d(6), d(1)}, ctx),
+        AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+    iterators.append(3, IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{input, transposed}, init,
+               maps, iterators,
+               [](OpBuilder &nb, Location nloc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nb, nloc,
+                     multiplyAccumulate(nb, nloc, args[2], args[0], args[1]));
+               })
+        .getResult(0);
   }
 
   /// Whether a pointwise convolution's product runs with the filters along
@@ -371,6 +423,16 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                     pads.drop_front(k), zeroAttr(elementType));
     Value weight = adaptor.getWeight();
     Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
+    // (A weight that is no constant keeps its layout: its transpose would
+    // be computed at every run.)
+    Operation *weightDef = weight.getDefiningOp();
+    if (!depthwise && filters % 16 == 0 && isa<FloatType>(elementType) &&
+        weightType.hasStaticShape() && weightDef &&
+        weightDef->hasTrait<::mlir::OpTrait::ConstantLike>()) {
+      rewriter.replaceOp(op, filterLanesConv(rewriter, loc, input, weight,
+                                             init, strides, dilations));
+      return success();
+    }
     if (!depthwise) {
       rewriter.replaceOp(op, linalg::Conv2DNchwFchwOp::create(
                                  rewriter, loc, TypeRange{resultType},

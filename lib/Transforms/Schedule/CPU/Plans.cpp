@@ -56,7 +56,8 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   // the weight) and gets its template.
   bool depthwise = isDepthwiseConv2d(anchor) || isWindowPool2d(anchor);
   bool grouped = isGroupedConv2d(anchor);
-  if ((!matmul && !conv && !depthwise && !grouped) ||
+  bool filterLanes = isFilterLanesConv2d(anchor);
+  if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
       !hasStaticTensorLoops(anchor))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -93,6 +94,18 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.knobs = groupedConvKnobs(loops[1], loops[2], loops[3], loops[4],
                                     loops[5], ih, iw);
     }
+    tagWindowProducers(plan, group, root, anchor, ops);
+    return plan;
+  }
+  if (filterLanes) {
+    // [n, f, oh, ow, c, kh, kw], the filters along the vectors; the dims add
+    // the padded input's ih, iw.
+    auto inType =
+        cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
+    plan.sequence = "cpu.conv2d_filter_lanes";
+    plan.dims = {loops[1], loops[2], loops[3], loops[4], loops[5], loops[6],
+                 inType.getDimSize(2), inType.getDimSize(3)};
+    plan.knobs = filterLanesConvKnobs(plan.dims);
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }

@@ -92,6 +92,10 @@ linalg::LinalgOp getRoot(FusionGroupOp group);
 bool isElementwiseOver(linalg::LinalgOp op, llvm::ArrayRef<int64_t> shape);
 bool isPlainMatmul(Operation *op);
 bool isPlainConv(Operation *op);
+/// A one-group 2-D convolution with the weight transposed to [C, KH, KW, F]
+/// (see LowerToLinalg/NN.cpp): a generic with loops (n, f, oh, ow, c, kh,
+/// kw), input (n, c, ...), weight (c, kh, kw, f), output (n, f, oh, ow).
+bool isFilterLanesConv2d(Operation *op);
 /// A depthwise convolution over two spatial dimensions in the form the
 /// lowering writes it: a generic with loops (n, c, oh, ow, kh, kw), input
 /// (n, c, oh * s + kh * d, ow * s + kw * d), weight (c, kh, kw), output
@@ -133,6 +137,8 @@ Knobs transposedMatmulKnobs(int64_t f, int64_t p, int64_t k);
 /// an ih x iw (padded) input. The knobs of both algorithms (see conv.mlir)
 /// and `direct`, which picks one.
 Knobs conv2dKnobs(llvm::ArrayRef<int64_t> dims);
+/// @cpu.conv2d_filter_lanes on dims {f, oh, ow, c, kh, kw, ih, iw}.
+Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
 /// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an
