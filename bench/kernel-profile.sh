@@ -17,7 +17,9 @@ dir="${PROFILE_DIR:-$(mktemp -d)}"
 mkdir -p "$dir"
 [ -z "${PROFILE_DIR:-}" ] && trap 'rm -rf "$dir"' EXIT
 "$bin/int21-compile" "$model" --target=cpu -o "$dir/engine.int21"
-"$bin/int21-compile" "$model" --emit=linalg -o "$dir/linalg.mlir"
+# The weights printed: a constant weight folds (transposes, padding) as in
+# the engine, so that its kernels are the same code.
+"$bin/int21-compile" "$model" --emit=linalg --print-weights -o "$dir/linalg.mlir"
 "$bin/int21-opt" "$dir/linalg.mlir" --int21-cpu-codegen --mlir-print-debuginfo -o "$dir/llvm.mlir"
 cores=$(seq -s, 0 $((threads - 1)))
 perf record -q -F 4000 -o "$dir/perf.data" taskset -c "$cores" \
