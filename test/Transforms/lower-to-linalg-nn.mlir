@@ -473,39 +473,34 @@ func.func @not_pointwise(%x: tensor<1x8x4x6xf32>, %w: tensor<16x8x1x1xf32>, %y: 
 
 // -----
 
-// A constant weight whose filters fill whole vectors (16) is transposed to
-// [C, KH, KW, F] and the convolution is a generic over (n, f, oh, ow, c, kh,
-// kw) reading it at (c, kh, kw, f), the input at the strided and dilated
-// window, from the bias: @cpu.conv2d_filter_lanes runs the filters along
-// the vectors. (A weight given as an argument keeps the named op, see
+// A constant weight whose filters fill whole vectors (16, 32, ...) goes
+// into blocks of 16 filters, [F/16, C, KH, KW, 16] (a reshape and a
+// transpose that int21-outline-weights folds into a constant, each block
+// contiguous), and the convolution is a generic over (n, fb, fi, oh, ow, c,
+// kh, kw) reading it at (fb, c, kh, kw, fi), the input at the strided and
+// dilated window, from the bias in the same blocks, its [N, F/16, 16, OH,
+// OW] result a view of NCHW: @cpu.conv2d_filter_lanes runs the filters
+// along the vectors. (A weight given as an argument keeps the named op, see
 // @conv_bias_pads_strides.)
-// CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6 * 2)>
-// CHECK-DAG: [[WT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>
-// CHECK-DAG: [[OUT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-DAG: [[BIAS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
+// CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 * 2 + d6, d4 * 2 + d7 * 2)>
+// CHECK-DAG: [[WB:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d6, d7, d2)>
+// CHECK-DAG: [[OUT:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @conv_filter_lanes
-// CHECK: [[PAD:%.+]] = tensor.pad
-// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<16xf32>)
-// CHECK: [[T:%.+]] = linalg.transpose ins(%{{.*}} : tensor<16x3x3x3xf32>) outs(%{{.*}} : tensor<3x3x3x16xf32>) permutation = [1, 2, 3, 0]
-// CHECK: linalg.generic {indexing_maps = [[[IN]], [[WT]], [[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins([[PAD]], [[T]] : tensor<1x3x10x12xf32>, tensor<3x3x3x16xf32>) outs([[INIT]] : tensor<1x16x4x4xf32>)
+// CHECK-SAME: ([[X:%.+]]: tensor<1x3x8x8xf32>, [[B:%.+]]: tensor<32xf32>)
+// CHECK: [[PAD:%.+]] = tensor.pad [[X]]
+// CHECK: [[SPLIT:%.+]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3], [4]] output_shape [2, 16, 3, 3, 3] : tensor<32x3x3x3xf32> into tensor<2x16x3x3x3xf32>
+// CHECK: [[W:%.+]] = linalg.transpose ins([[SPLIT]] : tensor<2x16x3x3x3xf32>) outs(%{{.*}} : tensor<2x3x3x3x16xf32>) permutation = [0, 2, 3, 4, 1]
+// CHECK: [[B2:%.+]] = tensor.expand_shape [[B]] {{\[}}[0, 1]] output_shape [2, 16] : tensor<32xf32> into tensor<2x16xf32>
+// CHECK: [[INIT:%.+]] = linalg.generic {indexing_maps = [[[BIAS]], {{.*}}]{{.*}} ins([[B2]] : tensor<2x16xf32>) outs(%{{.*}} : tensor<1x2x16x4x4xf32>)
+// CHECK: [[CONV:%.+]] = linalg.generic {indexing_maps = [[[IN]], [[WB]], [[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins([[PAD]], [[W]] : tensor<1x3x10x12xf32>, tensor<2x3x3x3x16xf32>) outs([[INIT]] : tensor<1x2x16x4x4xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
-func.func @conv_filter_lanes(%x: tensor<1x3x8x8xf32>, %b: tensor<16xf32>) -> tensor<1x16x4x4xf32> {
-  %w = arith.constant dense<0.5> : tensor<16x3x3x3xf32>
-  %0 = int21.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 2, 1, 2>, dilations = array<i64: 1, 2>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x4x4xf32>
-  return %0 : tensor<1x16x4x4xf32>
-}
-
-// -----
-
-// 256 filters: the transposed weight's rows (one a step of the channels
-// and the window) would be 1 KiB apart, so it is a view of rows of 272.
-// CHECK-LABEL: func.func @conv_filter_lanes_rows_apart
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<256x4x3x3xf32>) outs(%{{.*}} : tensor<4x3x3x256xf32>) permutation = [1, 2, 3, 0]
-// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 0, 16]
-// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [4, 3, 3, 256] [1, 1, 1, 1] : tensor<4x3x3x272xf32> to tensor<4x3x3x256xf32>
-func.func @conv_filter_lanes_rows_apart(%x: tensor<1x4x6x6xf32>) -> tensor<1x256x4x4xf32> {
-  %w = arith.constant dense<0.5> : tensor<256x4x3x3xf32>
-  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<256x4x3x3xf32>) -> tensor<1x256x4x4xf32>
-  return %0 : tensor<1x256x4x4xf32>
+// CHECK: [[R:%.+]] = tensor.collapse_shape [[CONV]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x16x4x4xf32> into tensor<1x32x4x4xf32>
+// CHECK: return [[R]]
+func.func @conv_filter_lanes(%x: tensor<1x3x8x8xf32>, %b: tensor<32xf32>) -> tensor<1x32x4x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x3x3x3xf32>
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 2, 1, 2>, dilations = array<i64: 1, 2>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>) -> tensor<1x32x4x4xf32>
+  return %0 : tensor<1x32x4x4xf32>
 }

@@ -327,50 +327,66 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                           strides);
   }
 
-  /// A 2-D convolution of one group whose filters fill whole vectors, over
-  /// the loops (n, f, oh, ow, c, kh, kw) of linalg.conv_2d_nchw_fchw but
-  /// with the weight transposed to [C, KH, KW, F] (folded into a constant by
-  /// int21-outline-weights): @cpu.conv2d_filter_lanes runs its register
-  /// tiles with the filters along the vectors, every lane used whatever the
-  /// width of the output rows (7, 14, 28 or 56 columns), each input element
-  /// a broadcast, at any stride.
+  /// A 2-D convolution of one group whose filters fill whole vectors, with
+  /// the weight in blocks of 16 filters, [F/16, C, KH, KW, 16] (folded into
+  /// a constant by int21-outline-weights; each block contiguous, as in ONNX
+  /// Runtime's OIhw16o), over the loops (n, fb, fi, oh, ow, c, kh, kw):
+  /// output [N, F/16, 16, OH, OW] (a view of NCHW, collapsed back), input
+  /// (n, c, oh * s + kh * d, ow * s + kw * d). @cpu.conv2d_filter_lanes
+  /// runs its register tiles with the filters along the vectors, every lane
+  /// used whatever the width of the output rows, each input element a
+  /// broadcast, at any stride.
   static Value filterLanesConv(OpBuilder &b, Location loc, Value input,
-                               Value weight, Value init,
+                               Value weight, Value bias,
+                               RankedTensorType initType,
                                ArrayRef<int64_t> strides,
                                ArrayRef<int64_t> dilations) {
     auto weightType = cast<RankedTensorType>(weight.getType());
+    Type element = weightType.getElementType();
     ArrayRef<int64_t> w = weightType.getShape();
-    Value transposed =
+    ArrayRef<int64_t> o = initType.getShape();
+    int64_t blocks = w[0] / 16;
+    Value split = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({blocks, 16, w[1], w[2], w[3]}, element),
+        weight, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    Value blocked =
         linalg::TransposeOp::create(
-            b, loc, weight,
-            tensor::EmptyOp::create(b, loc,
-                                    ArrayRef<int64_t>{w[1], w[2], w[3], w[0]},
-                                    weightType.getElementType()),
-            ArrayRef<int64_t>{1, 2, 3, 0})
+            b, loc, split,
+            tensor::EmptyOp::create(
+                b, loc, ArrayRef<int64_t>{blocks, w[1], w[2], w[3], 16},
+                element),
+            ArrayRef<int64_t>{0, 2, 3, 4, 1})
             .getResult()[0];
-    // A step of a register tile reads the next row of [C*KH*KW, F]: rows
-    // 1 KiB apart (256 filters) already fall into few L1 sets.
-    transposed = rowsApartInL1(b, loc, transposed, 1024);
+    SmallVector<ReassociationIndices> toNCHW = {{0}, {1, 2}, {3}, {4}};
+    auto outType = RankedTensorType::get({o[0], blocks, 16, o[2], o[3]},
+                                         initType.getElementType());
+    // The bias [F/16, 16] broadcast over the blocked output (or zeros).
+    if (bias)
+      bias = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({blocks, 16}, initType.getElementType()),
+          bias, ArrayRef<ReassociationIndices>{{0, 1}});
+    Value out = convInit(b, loc, outType, bias, /*channelDims=*/2);
     MLIRContext *ctx = b.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineMap> maps = {
-        AffineMap::get(7, 0,
-                       {d(0), d(4), d(2) * strides[0] + d(5) * dilations[0],
-                        d(3) * strides[1] + d(6) * dilations[1]},
+        AffineMap::get(8, 0,
+                       {d(0), d(5), d(3) * strides[0] + d(6) * dilations[0],
+                        d(4) * strides[1] + d(7) * dilations[1]},
                        ctx),
-        AffineMap::get(7, 0, {d(4), d(5), d(6), d(1)}, ctx),
-        AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx)};
-    SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+        AffineMap::get(8, 0, {d(1), d(5), d(6), d(7), d(2)}, ctx),
+        AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx)};
+    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
     iterators.append(3, IteratorType::reduction);
-    return linalg::GenericOp::create(
-               b, loc, init.getType(), ValueRange{input, transposed}, init,
-               maps, iterators,
-               [](OpBuilder &nb, Location nloc, ValueRange args) {
-                 linalg::YieldOp::create(
-                     nb, nloc,
-                     multiplyAccumulate(nb, nloc, args[2], args[0], args[1]));
-               })
-        .getResult(0);
+    Value conv =
+        linalg::GenericOp::create(
+            b, loc, outType, ValueRange{input, blocked}, out, maps, iterators,
+            [](OpBuilder &nb, Location nloc, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  multiplyAccumulate(nb, nloc, args[2], args[0], args[1]));
+            })
+            .getResult(0);
+    return tensor::CollapseShapeOp::create(b, loc, initType, conv, toNCHW);
   }
 
   /// Whether a pointwise convolution's product runs with the filters along
@@ -422,17 +438,18 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
         padTrailing(rewriter, loc, adaptor.getInput(), pads.take_front(k),
                     pads.drop_front(k), zeroAttr(elementType));
     Value weight = adaptor.getWeight();
-    Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
     // (A weight that is no constant keeps its layout: its transpose would
     // be computed at every run.)
     Operation *weightDef = weight.getDefiningOp();
     if (!depthwise && filters % 16 == 0 && isa<FloatType>(elementType) &&
-        weightType.hasStaticShape() && weightDef &&
-        weightDef->hasTrait<::mlir::OpTrait::ConstantLike>()) {
+        weightType.hasStaticShape() && resultType.hasStaticShape() &&
+        weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>()) {
       rewriter.replaceOp(op, filterLanesConv(rewriter, loc, input, weight,
-                                             init, strides, dilations));
+                                             adaptor.getBias(), resultType,
+                                             strides, dilations));
       return success();
     }
+    Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
     if (!depthwise) {
       rewriter.replaceOp(op, linalg::Conv2DNchwFchwOp::create(
                                  rewriter, loc, TypeRange{resultType},

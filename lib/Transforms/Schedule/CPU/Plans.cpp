@@ -98,13 +98,13 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     return plan;
   }
   if (filterLanes) {
-    // [n, f, oh, ow, c, kh, kw], the filters along the vectors; the dims add
-    // the padded input's ih, iw.
+    // [n, fb, fi, oh, ow, c, kh, kw] (blocks of 16 filters), the filters
+    // along the vectors; the dims add the padded input's ih, iw.
     auto inType =
         cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
     plan.sequence = "cpu.conv2d_filter_lanes";
-    plan.dims = {loops[1], loops[2], loops[3], loops[4], loops[5], loops[6],
-                 inType.getDimSize(2), inType.getDimSize(3)};
+    plan.dims = {loops[1] * loops[2], loops[3], loops[4], loops[5], loops[6],
+                 loops[7], inType.getDimSize(2), inType.getDimSize(3)};
     plan.knobs = filterLanesConvKnobs(plan.dims);
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;

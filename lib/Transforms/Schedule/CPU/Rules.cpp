@@ -172,38 +172,41 @@ Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
 
 Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   Knobs knobs;
-  if (dims.size() != 8)
+  if (dims.size() != 8 || dims[0] % 16 != 0)
     return knobs;
   auto [f, oh, ow] = std::make_tuple(dims[0], dims[1], dims[2]);
-  // reg_w output columns x reg_f filters, up to 24 accumulators: a step (of
-  // c x kh x kw) loads reg_f / 16 weight vectors and broadcasts reg_w input
-  // elements. Columns that divide the row (7 for rows of 7, 14 and 28, 8 for
-  // 56 and 112), so that no register tile is left over.
-  int64_t regF = f % 32 == 0 ? 32 : 16;
-  int64_t maxW = std::min<int64_t>(12, 24 * 16 / regF);
+  int64_t blocks = f / 16;
+  // reg_w output columns x reg_fb blocks of 16 filters, up to 24
+  // accumulators: a step (of c x kh x kw) loads reg_fb weight vectors and
+  // broadcasts reg_w input elements. Columns that divide the row (7 for rows
+  // of 7, 14 and 28, 8 for 56 and 112), so that no register tile is left
+  // over.
+  int64_t regFb = blocks % 2 == 0 ? 2 : 1;
+  int64_t maxW = std::min<int64_t>(12, 24 / regFb);
   int64_t regW = std::min<int64_t>(ow, maxW);
   for (int64_t w = maxW; w >= 4; --w)
     if (ow % w == 0) {
       regW = w;
       break;
     }
-  // Thread tiles of up to 128 filters and bands of output rows, enough
-  // tiles for the cores. The weight panel a register tile sweeps (c x kh x
-  // kw x reg_f) is read again for every row of the tile: on maps of 7 rows
-  // or fewer (512 channels: 590 KiB a panel) a tile takes all the rows, and
-  // the threads split the filters (3x3, 512 -> 512 at 7x7: 3.2 ms in bands
-  // of one row, 2.3 in whole maps).
-  int64_t parF = f <= 128 ? f : pickTile(f, regF, 128);
-  int64_t tilesF = (f + parF - 1) / parF;
+  // Thread tiles of up to 8 blocks (128 filters) and bands of output rows,
+  // enough tiles for the cores. The weight panel a register tile sweeps (c x
+  // kh x kw x 16 reg_fb) is read again for every row of the tile: on maps of
+  // 7 rows or fewer (512 channels: 590 KiB a panel) a tile takes all the
+  // rows, and the threads split the filters (3x3, 512 -> 512 at 7x7: 3.2 ms
+  // in bands of one row, 2.3 in whole maps).
+  int64_t parFb = blocks <= 8 ? blocks : pickTile(blocks, regFb, 8);
+  int64_t tilesF = (blocks + parFb - 1) / parFb;
   int64_t wantH = std::max<int64_t>(1, kMinThreadTiles / tilesF);
   int64_t parH = pickTile(oh, 1, std::max<int64_t>(1, oh / wantH));
   if (oh <= 7) {
     parH = oh;
-    parF = pickTile(f, regF, std::max<int64_t>(regF, f / kMinThreadTiles));
+    parFb = pickTile(blocks, regFb,
+                     std::max<int64_t>(regFb, blocks / kMinThreadTiles));
   }
-  knobs["par_f"] = parF;
+  knobs["par_fb"] = parFb;
   knobs["par_h"] = parH;
-  knobs["reg_f"] = regF;
+  knobs["reg_fb"] = regFb;
   knobs["reg_w"] = regW;
   knobs["ew_vec"] = ow <= 64 ? ow : pickTile(ow, 16, 64);
   return knobs;
@@ -619,18 +622,19 @@ transposedMatmulExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
 
 // @cpu.conv2d_filter_lanes: dims = f, oh, ow, c, kh, kw, ih, iw.
 static constexpr int64_t kRegColumns[] = {4, 6, 7, 8, 12, 14, 16};
+static constexpr int64_t kRegBlocks[] = {1, 2, 4};
 
 static std::optional<SmallVector<int64_t>>
 filterLanesConvDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   if (dims.size() != 8)
     return std::nullopt;
   auto [f, oh, ow] = std::make_tuple(dims[0], dims[1], dims[2]);
-  if (knob == "par_f")
-    return tileOptions(f, 16);
+  if (knob == "par_fb")
+    return tileOptions(f / 16, 1);
   if (knob == "par_h")
     return tileOptions(oh, 1);
-  if (knob == "reg_f")
-    return registerOptions(f, kRegFilters);
+  if (knob == "reg_fb")
+    return registerOptions(f / 16, kRegBlocks);
   if (knob == "reg_w")
     return registerOptions(ow, kRegColumns);
   if (knob == "ew_vec")
@@ -644,12 +648,13 @@ static Knobs filterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
 
 static bool filterLanesConvCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
                                  std::string &why) {
-  if (knobOr0(knobs, "reg_f") > knobOr0(knobs, "par_f")) {
-    why = "register tile filters (reg_f) exceed the thread tile (par_f)";
+  if (knobOr0(knobs, "reg_fb") > knobOr0(knobs, "par_fb")) {
+    why = "register tile filter blocks (reg_fb) exceed the thread tile "
+          "(par_fb)";
     return false;
   }
-  if (knobOr0(knobs, "reg_f") * knobOr0(knobs, "reg_w") > 448) {
-    why = "the register tile (reg_f x reg_w) needs more accumulators than "
+  if (knobOr0(knobs, "reg_fb") * knobOr0(knobs, "reg_w") > 28) {
+    why = "the register tile (reg_fb x reg_w) needs more accumulators than "
           "there are vector registers";
     return false;
   }
@@ -660,8 +665,8 @@ static std::optional<int64_t>
 filterLanesConvExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   if (dims.size() != 8)
     return std::nullopt;
-  if (knob == "par_f" || knob == "reg_f")
-    return dims[0];
+  if (knob == "par_fb" || knob == "reg_fb")
+    return dims[0] / 16;
   if (knob == "par_h")
     return dims[1];
   if (knob == "reg_w" || knob == "ew_vec")

@@ -22,47 +22,48 @@
 //
 // ew_vec, the epilogue's vector width along the output row, is shared.
 module attributes {transform.with_named_sequence} {
-  // A one-group convolution with its weight transposed to [C, KH, KW, F]
-  // (loops n, f, oh, ow, c, kh, kw; see LowerToLinalg/NN.cpp): the root (the
-  // epilogue over [N, F, OH, OW], or the convolution) is tiled into threads
-  // over filters and output rows, the convolution, its bias and the padding
-  // of its input fused into each thread tile; register tiles of reg_f
-  // filters x reg_w output columns of one row, interchanged so that the
-  // filters run along the vectors: a step (of c x kh x kw) loads reg_f / 16
-  // weight vectors and broadcasts reg_w input elements (any stride), the
-  // accumulators stay in registers across the channels and the window and
-  // are transposed into the output row once. The epilogue is vectorized
-  // along the output row. Knobs: par_f, par_h thread tile; reg_f, reg_w
-  // register tile; ew_vec.
+  // A one-group convolution with its weight in blocks of 16 filters, [F/16,
+  // C, KH, KW, 16] (loops n, fb, fi, oh, ow, c, kh, kw over an output
+  // [N, F/16, 16, OH, OW]; see LowerToLinalg/NN.cpp): the root (the epilogue
+  // over that output, or the convolution) is tiled into threads over blocks
+  // of filters and output rows, the convolution, its bias and the padding of
+  // its input fused into each thread tile; register tiles of reg_fb blocks
+  // x reg_w output columns of one row, interchanged so that the filters run
+  // along the vectors: a step (of c x kh x kw) loads reg_fb weight vectors
+  // (each block's weight contiguous) and broadcasts reg_w input elements
+  // (any stride); the accumulators stay in registers across the channels
+  // and the window and are transposed into the output row once. The
+  // epilogue is vectorized along the output row. Knobs: par_fb, par_h
+  // thread tile; reg_fb, reg_w register tile; ew_vec.
   transform.named_sequence @cpu.conv2d_filter_lanes(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
-    %par_f = transform.tune.knob<"par_f"> options = [16, 32, 64, 128, 256] -> !transform.param<i64>
+    %par_fb = transform.tune.knob<"par_fb"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 28, 56] -> !transform.param<i64>
-    %reg_f = transform.tune.knob<"reg_f"> options = [16, 32, 64] -> !transform.param<i64>
+    %reg_fb = transform.tune.knob<"reg_fb"> options = [1, 2, 4] -> !transform.param<i64>
     %reg_w = transform.tune.knob<"reg_w"> options = [4, 6, 7, 8, 12, 14, 16] -> !transform.param<i64>
     %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
 
     %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
     %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
-    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_f, %par_h]
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_fb, 0, %par_h]
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
     %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %conv_r, %l_n, %l_f, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, %reg_f, 1, %reg_w, 1, 1, 1]
+    %conv_r, %l_n, %l_fb, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, %reg_fb, 0, 1, %reg_w, 1, 1, 1]
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // (n, oh, ow, f, ...): the filters last, along the vectors.
-    %step = transform.structured.interchange %conv_r iterator_interchange = [0, 2, 3, 1, 4, 5, 6]
+    // (n, oh, ow, fb, fi, ...): the filters last, along the vectors.
+    %step = transform.structured.interchange %conv_r iterator_interchange = [0, 3, 4, 1, 2, 5, 6, 7]
       : (!transform.any_op) -> !transform.any_op
     transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%l_f) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%l_fb) : (!transform.any_op) -> ()
 
     %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
     transform.foreach %ew : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
     }
 
     transform.apply_patterns to %group {

@@ -92,9 +92,10 @@ linalg::LinalgOp getRoot(FusionGroupOp group);
 bool isElementwiseOver(linalg::LinalgOp op, llvm::ArrayRef<int64_t> shape);
 bool isPlainMatmul(Operation *op);
 bool isPlainConv(Operation *op);
-/// A one-group 2-D convolution with the weight transposed to [C, KH, KW, F]
-/// (see LowerToLinalg/NN.cpp): a generic with loops (n, f, oh, ow, c, kh,
-/// kw), input (n, c, ...), weight (c, kh, kw, f), output (n, f, oh, ow).
+/// A one-group 2-D convolution with the weight in blocks of 16 filters,
+/// [F/16, C, KH, KW, 16] (see LowerToLinalg/NN.cpp): a generic with loops
+/// (n, fb, fi, oh, ow, c, kh, kw), input (n, c, ...), weight (fb, c, kh, kw,
+/// fi), output (n, fb, fi, oh, ow).
 bool isFilterLanesConv2d(Operation *op);
 /// A depthwise convolution over two spatial dimensions in the form the
 /// lowering writes it: a generic with loops (n, c, oh, ow, kh, kw), input
