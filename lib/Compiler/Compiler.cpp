@@ -210,7 +210,8 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
                       })
                       .wasInterrupted();
   if (!lowered)
-    int21::buildInt21ToLinalgPipeline(pm);
+    int21::buildInt21ToLinalgPipeline(pm,
+                                      /*forGPU=*/options.gpuSchedules.has_value());
   int21::Int21CPUScheduleOptions scheduleOptions;
   scheduleOptions.knobs = options.knobs;
   scheduleOptions.strict = options.strictSchedules;
@@ -253,7 +254,7 @@ auto ::int21::lowerToGPUHost(ModuleOp module,
   if (options.timing)
     pm.enableTiming(*options.timing);
   if (needsLinalgLowering(module))
-    int21::buildInt21ToLinalgPipeline(pm);
+    int21::buildInt21ToLinalgPipeline(pm, /*forGPU=*/true);
   int21::Int21GPUScheduleOptions schedule;
   schedule.chip = options.target.chip().str();
   schedule.knobs = options.knobs;

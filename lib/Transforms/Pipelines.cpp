@@ -45,11 +45,13 @@ static void addInlineAndBufferize(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
 }
 
-void int21::buildInt21ToLinalgPipeline(OpPassManager &pm) {
+void int21::buildInt21ToLinalgPipeline(OpPassManager &pm, bool forGPU) {
   pm.addPass(createCanonicalizerPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createInt21FormFusionGroups());
-  func.addPass(createInt21LowerToLinalg());
+  Int21LowerToLinalgOptions lowering;
+  lowering.filterLanes = !forGPU;
+  func.addPass(createInt21LowerToLinalg(lowering));
   func.addPass(createCSEPass());
 }
 
@@ -253,7 +255,7 @@ void int21::registerInt21Pipelines() {
   PassPipelineRegistration<>(
       "int21-to-linalg",
       "Canonicalise, form fusion groups and lower int21 to linalg on tensors",
-      buildInt21ToLinalgPipeline);
+      [](OpPassManager &pm) { buildInt21ToLinalgPipeline(pm); });
   PassPipelineRegistration<>(
       "int21-cpu-codegen",
       "Compile linalg on tensors (the output of int21-to-linalg) to the LLVM "

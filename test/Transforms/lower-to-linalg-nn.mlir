@@ -1,4 +1,5 @@
 // RUN: int21-opt %s -int21-lower-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: int21-opt %s -int21-lower-to-linalg=filter-lanes=false -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=NAMED
 
 // A 2-D convolution pads with zeros, starts from the broadcast bias and is
 // one linalg.conv_2d_nchw_fchw with the strides and dilations.
@@ -396,7 +397,10 @@ func.func @pointwise_conv(%x: tensor<1x8x4x8xf32>, %w: tensor<16x8x1x1xf32>, %b:
 // On a 7x7 map the 49 pixels fill 49 of 64 lanes, the 32 filters two whole
 // vectors: the product is computed transposed, [P, F] = input^T [P, C] (the
 // input read through the matmul's map) x weight^T [C, F], and transposed
-// back to [F, P] before the epilogue.
+// back to [F, P] before the epilogue. With filter-lanes=false (GPU
+// targets), the plain product [F, C] x [C, P].
+// NAMED-LABEL: func.func @pointwise_conv_lanes
+// NAMED: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x8xf32>, tensor<8x49xf32>) outs(%{{.*}} : tensor<32x49xf32>)
 // CHECK-LABEL: func.func @pointwise_conv_lanes
 // CHECK-SAME: ([[X:%.+]]: tensor<1x8x7x7xf32>, [[W:%.+]]: tensor<32x8x1x1xf32>, [[B:%.+]]: tensor<32xf32>)
 // CHECK-DAG: [[WM:%.+]] = tensor.collapse_shape [[W]] {{\[}}[0], [1, 2, 3]] : tensor<32x8x1x1xf32> into tensor<32x8xf32>
@@ -481,7 +485,12 @@ func.func @not_pointwise(%x: tensor<1x8x4x6xf32>, %w: tensor<16x8x1x1xf32>, %y: 
 // dilated window, from the bias in the same blocks, its [N, F/16, 16, OH,
 // OW] result a view of NCHW: @cpu.conv2d_filter_lanes runs the filters
 // along the vectors. (A weight given as an argument keeps the named op, see
-// @conv_bias_pads_strides.)
+// @conv_bias_pads_strides.) With filter-lanes=false (GPU targets) it stays
+// the named convolution.
+// NAMED-LABEL: func.func @conv_filter_lanes
+// NAMED-NOT: linalg.transpose
+// NAMED: linalg.conv_2d_nchw_fchw
+// NAMED-SAME: tensor<32x3x3x3xf32>
 // CHECK-DAG: [[BIAS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
 // CHECK-DAG: [[IN:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 * 2 + d6, d4 * 2 + d7 * 2)>
 // CHECK-DAG: [[WB:#.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d6, d7, d2)>

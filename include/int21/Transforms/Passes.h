@@ -27,7 +27,9 @@ namespace int21 {
 
 /// The default path from imported int21 to linalg on tensors: canonicalise
 /// (folding shape arithmetic), form fusion groups, lower to linalg.
-void buildInt21ToLinalgPipeline(OpPassManager &pm);
+/// `forGPU`: convolutions keep the named form the GPU templates schedule
+/// (see int21-lower-to-linalg's filter-lanes option).
+void buildInt21ToLinalgPipeline(OpPassManager &pm, bool forGPU = false);
 
 /// The bytes of a constant as they lie in memory once bufferized (row-major,
 /// one byte per i1), or std::nullopt when the attribute holds no data (a

@@ -50,6 +50,14 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "::mlir::func::FuncOp"> {
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect"
   ];
+  let options = [
+    Option<"filterLanes", "filter-lanes", "bool", /*default=*/"true",
+           "Convolutions whose filters fill whole vectors run them along "
+           "the vectors: one-group 2-D ones with a constant weight in blocks "
+           "of 16 filters (@cpu.conv2d_filter_lanes), pointwise ones on maps "
+           "whose pixels fill the vectors badly as a transposed product "
+           "(@cpu.matmul_transposed). Off for GPU targets">
+  ];
 }
 
 def Int21OutlineWeights : Pass<"int21-outline-weights", "::mlir::func::FuncOp"> {

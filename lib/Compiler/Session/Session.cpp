@@ -269,7 +269,7 @@ LogicalResult CompileSession::lowerToLinalg(ModuleOp module) {
   if (opts.codegen.timing)
     timer = opts.codegen.timing->nest(StringRef("lower to linalg"));
   PassManager pm(ctx.get());
-  int21::buildInt21ToLinalgPipeline(pm);
+  int21::buildInt21ToLinalgPipeline(pm, /*forGPU=*/target().isGPU());
   return pm.run(module);
 }
 

@@ -175,6 +175,8 @@ LogicalResult lowering::checkElementTypes(Operation *op, TypeRange types,
 namespace {
 struct LowerToLinalgPass
     : int21::impl::Int21LowerToLinalgBase<LowerToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
@@ -188,7 +190,7 @@ struct LowerToLinalgPass
     RewritePatternSet patterns(ctx);
     populateElementwiseLoweringPatterns(converter, patterns);
     populateStructuredLoweringPatterns(converter, patterns);
-    populateNNLoweringPatterns(converter, patterns);
+    populateNNLoweringPatterns(converter, patterns, filterLanes);
     populateNormalizationLoweringPatterns(converter, patterns);
     populateDataMovementLoweringPatterns(converter, patterns);
     populateIndexingLoweringPatterns(converter, patterns);

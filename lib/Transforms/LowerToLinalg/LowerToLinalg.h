@@ -90,8 +90,12 @@ void populateElementwiseLoweringPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateStructuredLoweringPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
+/// `filterLanes`: one-group 2-D convolutions with a constant weight whose
+/// filters fill whole vectors in the blocked form of the CPU's
+/// @cpu.conv2d_filter_lanes (see NN.cpp), else the named convolution.
 void populateNNLoweringPatterns(const TypeConverter &converter,
-                                RewritePatternSet &patterns);
+                                RewritePatternSet &patterns,
+                                bool filterLanes = true);
 void populateNormalizationLoweringPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
 void populateDataMovementLoweringPatterns(const TypeConverter &converter,

@@ -185,7 +185,13 @@ SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, ArrayRef<int64_t> strides,
 }
 
 struct ConvLowering : OpConversionPattern<ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvLowering(const TypeConverter &converter, MLIRContext *ctx,
+               bool filterLanes)
+      : OpConversionPattern(converter, ctx), filterLanes(filterLanes) {}
+
+  /// Whether the forms with the filters along the vectors are wanted (CPU
+  /// targets): the blocked convolution, the transposed pointwise product.
+  bool filterLanes;
 
   /// A pointwise convolution (1x1 kernel, stride 1, no padding, one group)
   /// of one image is a matmul over the channels: weight [F, C] x input
@@ -197,7 +203,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
   /// weight [C, F] instead. Null for any other convolution.
   static Value pointwiseConvAsMatmul(OpBuilder &b, Location loc, ConvOp op,
                                      OpAdaptor adaptor,
-                                     RankedTensorType resultType) {
+                                     RankedTensorType resultType,
+                                     bool filterLanes) {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
     if (inputType.getRank() != 4 || op.getGroup() != 1 ||
@@ -260,7 +267,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Value input = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({channels, pixels}, elementType),
         adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-    if (!filtersAlongLanes(pixels, filters))
+    if (!filterLanes || !filtersAlongLanes(pixels, filters))
       return product(weight, input, filters, pixels, /*filterDim=*/0,
                      {{0, 1}, {2, 3}});
     // The pixels fill the vectors badly (a 7x7 map: 49 in 64 lanes) and the
@@ -422,7 +429,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
 
     Type elementType = resultType.getElementType();
     if (Value matmul = pointwiseConvAsMatmul(rewriter, loc, op, adaptor,
-                                             resultType)) {
+                                             resultType, filterLanes)) {
       rewriter.replaceOp(op, matmul);
       return success();
     }
@@ -441,7 +448,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // (A weight that is no constant keeps its layout: its transpose would
     // be computed at every run.)
     Operation *weightDef = weight.getDefiningOp();
-    if (!depthwise && filters % 16 == 0 && isa<FloatType>(elementType) &&
+    if (filterLanes && !depthwise && filters % 16 == 0 &&
+        isa<FloatType>(elementType) &&
         weightType.hasStaticShape() && resultType.hasStaticShape() &&
         weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>()) {
       rewriter.replaceOp(op, filterLanesConv(rewriter, loc, input, weight,
@@ -738,8 +746,10 @@ struct PoolLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void lowering::populateNNLoweringPatterns(const TypeConverter &converter,
-                                          RewritePatternSet &patterns) {
-  patterns.add<ConvLowering, ConvTransposeLowering,
+                                          RewritePatternSet &patterns,
+                                          bool filterLanes) {
+  patterns.add<ConvLowering>(converter, patterns.getContext(), filterLanes);
+  patterns.add<ConvTransposeLowering,
                PoolLowering<MaxPoolOp, true>, PoolLowering<AvgPoolOp, false>>(
       converter, patterns.getContext());
 }
