@@ -40,16 +40,26 @@ void tagWindowProducers(Plan &plan, FusionGroupOp group, linalg::LinalgOp root,
       plan.tags.push_back({pad, kFuseTag});
 }
 
+/// The group's one op with a reduction (its matmul or convolution), or null
+/// when it has none or several.
+linalg::LinalgOp soleAnchor(ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp anchor;
+  for (linalg::LinalgOp op : ops) {
+    if (isAllParallel(op))
+      continue;
+    if (anchor)
+      return {};
+    anchor = op;
+  }
+  return anchor;
+}
+
 /// The anchor-based plans: matmul or conv with elementwise ops around it.
 std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                                  ArrayRef<linalg::LinalgOp> ops) {
-  SmallVector<linalg::LinalgOp> anchors;
-  for (linalg::LinalgOp op : ops)
-    if (!isAllParallel(op))
-      anchors.push_back(op);
-  if (anchors.size() != 1)
+  linalg::LinalgOp anchor = soleAnchor(ops);
+  if (!anchor)
     return std::nullopt;
-  linalg::LinalgOp anchor = anchors.front();
   bool matmul = isPlainMatmul(anchor);
   bool conv = isPlainConv(anchor);
   // Pooling has the form of a depthwise convolution (its window in place of
@@ -154,13 +164,9 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
 /// along n (see LowerToLinalg/NN.cpp, pointwise convolutions).
 std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
                                          ArrayRef<linalg::LinalgOp> ops) {
-  SmallVector<linalg::LinalgOp> anchors;
-  for (linalg::LinalgOp op : ops)
-    if (!isAllParallel(op))
-      anchors.push_back(op);
-  if (anchors.size() != 1)
-    return std::nullopt;
-  auto matmul = dyn_cast<linalg::MatmulOp>(anchors.front().getOperation());
+  linalg::LinalgOp anchor = soleAnchor(ops);
+  auto matmul = dyn_cast_or_null<linalg::MatmulOp>(
+      anchor ? anchor.getOperation() : nullptr);
   if (!matmul || !hasStaticTensorLoops(matmul) ||
       !matmul->getResult(0).hasOneUse())
     return std::nullopt;
