@@ -11,11 +11,27 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %scope : !transform.any_op
-    // Twice: first the tensor slice of the accumulator, then the vector
-    // transfers on that slice. The scope (a fusion group) is not isolated
-    // from above, so the patterns leave the constants they create (the
-    // transfers' padding, say) inside the loops: move them out first, or the
-    // transfers do not count as loop invariant.
+    transform.include @cpu.hoist_accumulators failures(propagate) (%scope) : (!transform.any_op) -> ()
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %scope : !transform.any_op
+    transform.yield
+  }
+
+  // Hoists the accumulators of the loops in %scope (a read and write of the
+  // same tile) out of them, so that they stay in registers across the loop.
+  // Twice: first the tensor slice of the accumulator, then the vector
+  // transfers on that slice. The scope (a fusion group) is not isolated
+  // from above, so the patterns leave the constants they create (the
+  // transfers' padding, say) inside the loops: move them out first, or the
+  // transfers do not count as loop invariant.
+  transform.named_sequence @cpu.hoist_accumulators(%scope: !transform.any_op {transform.readonly}) {
     %loops = transform.structured.match ops{["scf.for"]} in %scope : (!transform.any_op) -> !transform.any_op
     transform.foreach %loops : !transform.any_op {
     ^bb0(%loop: !transform.any_op):
@@ -28,15 +44,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_licm to %loop : !transform.any_op
       transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
     }
-    transform.apply_patterns to %scope {
-      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
-      transform.apply_patterns.vector.lower_outerproduct
-      transform.apply_patterns.vector.transfer_permutation_patterns
-      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %scope : !transform.any_op
     transform.yield
   }
 

@@ -97,18 +97,7 @@ module attributes {transform.with_named_sequence} {
     // The accumulators (a transposed read and write of the output tile)
     // hoisted out of the loops over the channels and the window before the
     // transfers are lowered, so that they are transposed once a tile.
-    %loops = transform.structured.match ops{["scf.for"]} in %group : (!transform.any_op) -> !transform.any_op
-    transform.foreach %loops : !transform.any_op {
-    ^bb0(%loop: !transform.any_op):
-      transform.apply_licm to %loop : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
-    }
-    %loops_1 = transform.structured.match ops{["scf.for"]} in %group : (!transform.any_op) -> !transform.any_op
-    transform.foreach %loops_1 : !transform.any_op {
-    ^bb0(%loop: !transform.any_op):
-      transform.apply_licm to %loop : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
-    }
+    transform.include @cpu.hoist_accumulators failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.apply_patterns to %group {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
@@ -116,7 +105,9 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %group : !transform.any_op
-    // The accumulators' transpose as shuffles of whole registers.
+    // The accumulators' transposes, once a tile: a 2-D one as shuffles of
+    // whole registers, the blocked 3-D ones ([reg_w, reg_fb, 16]) element by
+    // element (shuffle_1d takes 2-D transposes only).
     transform.apply_patterns to %group {
       transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
     } : !transform.any_op
