@@ -128,6 +128,14 @@ std::string int21::search::kernelClass(
     return "convolution";
   if (kind == "depthwise_conv2d_nchw")
     return "depthwise convolution or pooling";
+  // f, oh, ow, c, kh, kw, ih, iw.
+  if (kind == "conv2d_filter_lanes" && dims.size() == 8)
+    return "convolution " + std::to_string(dims[4]) + "x" +
+           std::to_string(dims[5]) + " (filters along vectors)";
+  // c, oh, ow, kh, kw, ih, iw, lanes.
+  if (kind == "depthwise_channel_lanes" && dims.size() == 8)
+    return "depthwise convolution " + std::to_string(dims[3]) + "x" +
+           std::to_string(dims[4]) + " (channels along vectors)";
   if (kind == "grouped_conv2d_nchw")
     return "grouped convolution";
   if (kind.starts_with("elementwise"))

@@ -57,6 +57,54 @@ func.func @conv_depthwise_strided_dilated(%x: tensor<1x4x9x9xf32>, %w: tensor<4x
 
 // -----
 
+// Depthwise with a constant weight, 16 channels a block, a 5x5 window and
+// rows narrower than a vector (or strided): the channels along the vectors.
+// The input is transposed into blocks [N, C/16, H, W, 16] and padded after,
+// the weight into [C/16, KH, KW, 16]; the generic (n, cb, ci, oh, ow, kh,
+// kw) writes the NCHW output as its view [N, C/16, 16, OH, OW], starting
+// from the bias. With filter-lanes=false (GPU targets), the row form.
+// NAMED-LABEL: func.func @conv_depthwise_channel_lanes
+// NAMED: tensor.pad %{{.*}} low[0, 0, 2, 1] high[0, 0, 2, 1]
+// NAMED: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-DAG: #[[LIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3 * 2 + d5, d4 * 2 + d6, d2)>
+// CHECK-DAG: #[[LW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d5, d6, d2)>
+// CHECK-DAG: #[[LOUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv_depthwise_channel_lanes
+// CHECK-SAME: ([[X:%.+]]: tensor<1x32x7x7xf32>, [[B:%.+]]: tensor<32xf32>)
+// CHECK: [[SPLIT:%.+]] = tensor.expand_shape [[X]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 16, 7, 7]
+// CHECK: [[PACK:%.+]] = linalg.transpose ins([[SPLIT]] : tensor<1x2x16x7x7xf32>) outs({{.*}} : tensor<1x2x7x7x16xf32>) permutation = [0, 1, 3, 4, 2]
+// CHECK: [[PAD:%.+]] = tensor.pad [[PACK]] low[0, 0, 2, 1, 0] high[0, 0, 2, 1, 0]
+// CHECK: tensor<1x2x7x7x16xf32> to tensor<1x2x11x9x16xf32>
+// CHECK: [[WB:%.+]] = linalg.transpose ins({{.*}} : tensor<2x16x5x5xf32>) outs({{.*}} : tensor<2x5x5x16xf32>) permutation = [0, 2, 3, 1]
+// CHECK: [[BB:%.+]] = tensor.expand_shape [[B]] {{\[}}[0, 1]] output_shape [2, 16]
+// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} ins([[BB]] : tensor<2x16xf32>) outs({{.*}} : tensor<1x2x16x4x3xf32>)
+// CHECK: [[R:%.+]] = linalg.generic {indexing_maps = [#[[LIN]], #[[LW]], #[[LOUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins([[PAD]], [[WB]] : tensor<1x2x11x9x16xf32>, tensor<2x5x5x16xf32>) outs([[INIT]] : tensor<1x2x16x4x3xf32>)
+// CHECK: [[NCHW:%.+]] = tensor.collapse_shape [[R]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x16x4x3xf32> into tensor<1x32x4x3xf32>
+// CHECK: return [[NCHW]]
+func.func @conv_depthwise_channel_lanes(%x: tensor<1x32x7x7xf32>, %b: tensor<32xf32>) -> tensor<1x32x4x3xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x1x5x5xf32>
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 2, 1, 2, 1>, dilations = array<i64: 1, 1>, group = 32 : i64} : (tensor<1x32x7x7xf32>, tensor<32x1x5x5xf32>, tensor<32xf32>) -> tensor<1x32x4x3xf32>
+  return %0 : tensor<1x32x4x3xf32>
+}
+
+// A 3x3 window, or 8 channels a block: the row form.
+// CHECK-LABEL: func.func @conv_depthwise_rows
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK: return
+func.func @conv_depthwise_rows(%x: tensor<1x32x7x7xf32>, %y: tensor<1x24x7x7xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x24x7x7xf32>) {
+  %w = arith.constant dense<0.5> : tensor<32x1x3x3xf32>
+  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 32 : i64} : (tensor<1x32x7x7xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x7x7xf32>
+  %v = arith.constant dense<0.5> : tensor<24x1x5x5xf32>
+  %1 = int21.conv %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 1, 1>, group = 24 : i64} : (tensor<1x24x7x7xf32>, tensor<24x1x5x5xf32>) -> tensor<1x24x7x7xf32>
+  return %0, %1 : tensor<1x32x7x7xf32>, tensor<1x24x7x7xf32>
+}
+
+// -----
+
 // Other groupings are one generic over (n, g, f, oh, ow, c, kh, kw) on the
 // channel dimensions split into [G, C / G]: the input split before it is
 // padded, the bias broadcast into the split output, the result collapsed

@@ -542,6 +542,11 @@ TEST(KernelClass, NamesTheTemplatesWork) {
             "convolution 7x7 stride 2");
   EXPECT_EQ(classOf("cpu.depthwise_conv2d_nchw", {32, 112, 112, 114, 114}),
             "depthwise convolution or pooling");
+  EXPECT_EQ(classOf("cpu.conv2d_filter_lanes", {64, 28, 28, 32, 3, 3, 30, 30}),
+            "convolution 3x3 (filters along vectors)");
+  EXPECT_EQ(classOf("cpu.depthwise_channel_lanes",
+                    {1152, 7, 7, 5, 5, 11, 11, 16}),
+            "depthwise convolution 5x5 (channels along vectors)");
   EXPECT_EQ(classOf("cpu.elementwise_2d", {64, 256}), "elementwise");
   EXPECT_EQ(classOf("cpu.outer_forall_1d", {64}),
             "other (reductions, data movement)");

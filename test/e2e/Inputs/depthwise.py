@@ -51,6 +51,11 @@ CASES = [
     ("dw_batch2", 2, 8, (9, 9), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "relu6"),
     ("dw_asym_pads", 1, 16, (16, 16), (3, 3), (2, 2), (0, 0, 1, 1), (1, 1), "relu"),
     ("dw_1d", 1, 8, (33,), (3,), (1,), (1, 1), (1,), "relu"),
+    # Channels along the vectors (blocks of 16): 5x5 windows on rows of
+    # fewer than 16 pixels, or strided.
+    ("dw_lanes_7_silu", 1, 32, (7, 7), (5, 5), (1, 1), (2, 2, 2, 2), (1, 1), "silu"),
+    ("dw_lanes_s2", 1, 16, (15, 15), (5, 5), (2, 2), (2, 2, 2, 2), (1, 1), "relu6"),
+    ("dw_lanes_dilated_asym", 2, 48, (9, 11), (5, 5), (1, 1), (1, 2, 3, 0), (1, 2), "none"),
 ]
 
 

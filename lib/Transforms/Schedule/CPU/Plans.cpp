@@ -3,7 +3,8 @@
 // The CPU's default rules: a group around one matmul or convolution gets
 // that op's template (@cpu.matmul, @cpu.batch_matmul,
 // @cpu.matmul_transposed for a product the group transposes, @cpu.conv2d_nchw,
-// @cpu.depthwise_conv2d_nchw, @cpu.grouped_conv2d_nchw),
+// @cpu.conv2d_filter_lanes, @cpu.depthwise_conv2d_nchw,
+// @cpu.depthwise_channel_lanes, @cpu.grouped_conv2d_nchw),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
 // threads over its leading parallel dimensions (@cpu.outer_forall_<n>d),
 // most specific first; the knob values come from CPU/Rules.cpp.
@@ -221,6 +222,53 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
   return plan;
 }
 
+/// A depthwise convolution with its channels along the vectors: the
+/// generic over (n, cb, ci, oh, ow, kh, kw), its input the transpose of the
+/// group's NCHW input into channel blocks (padded after), the other ops
+/// elementwise over its output [N, C/L, L, OH, OW] (the bias it starts
+/// from, the epilogue).
+std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
+                                              linalg::LinalgOp root,
+                                              ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp anchor = soleAnchor(ops);
+  if (!anchor || !isChannelLanesDepthwise2d(anchor) ||
+      !hasStaticTensorLoops(anchor))
+    return std::nullopt;
+  Value input = anchor.getDpsInputOperand(0)->get();
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (pad && group->isAncestor(pad))
+    input = pad.getSource();
+  auto pack = input.getDefiningOp<linalg::TransposeOp>();
+  if (!pack || !group->isAncestor(pack) ||
+      pack.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 4, 2})
+    return std::nullopt;
+  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
+  SmallVector<int64_t> out(loops.begin(), loops.begin() + 5);
+  for (linalg::LinalgOp op : ops)
+    if (op != anchor && op != pack && !isElementwiseOver(op, out))
+      return std::nullopt;
+  // [n, cb, ci, oh, ow, kh, kw]; the dims add the padded input's ih, iw
+  // and the lanes.
+  auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
+  Plan plan;
+  plan.sequence = "cpu.depthwise_channel_lanes";
+  plan.dims = {loops[1] * loops[2], loops[3], loops[4], loops[5], loops[6],
+               inType.getDimSize(2), inType.getDimSize(3), loops[2]};
+  plan.knobs = channelLanesDepthwiseKnobs(plan.dims);
+  plan.tags.push_back({root, kRootTag});
+  plan.tags.push_back({anchor, kAnchorTag});
+  plan.tags.push_back({pack, kPackTag});
+  for (linalg::LinalgOp op : ops) {
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+    if (op != anchor && op != pack)
+      plan.tags.push_back({op, kElementwiseTag});
+  }
+  if (pad && group->isAncestor(pad))
+    plan.tags.push_back({pad, kFuseTag});
+  return plan;
+}
+
 /// Every op elementwise over the root's iteration space.
 std::optional<Plan> planElementwise(linalg::LinalgOp root,
                                     ArrayRef<linalg::LinalgOp> ops) {
@@ -294,6 +342,9 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
   });
   if (!touchesBool) {
     if (std::optional<Plan> plan = planTransposedMatmul(root, ops))
+      plans.push_back(std::move(*plan));
+    else if (std::optional<Plan> plan =
+                 planChannelLanesDepthwise(group, root, ops))
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan = planAnchored(group, root, ops))
       plans.push_back(std::move(*plan));

@@ -212,6 +212,41 @@ Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   return knobs;
 }
 
+Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims) {
+  Knobs knobs;
+  if (dims.size() != 8 || dims[7] < 1 || dims[0] % dims[7] != 0)
+    return knobs;
+  auto [c, oh, ow, kh] = std::make_tuple(dims[0], dims[1], dims[2], dims[3]);
+  int64_t blocks = c / dims[7];
+  // reg_w output pixels of one channel block: reg_w accumulators, a weight
+  // vector and the input vectors (read by the FMAs themselves). Columns
+  // that divide the row (7 for rows of 7, 14 for 14 to 112), so that no
+  // register tile is left over.
+  int64_t regW = std::min<int64_t>(ow, 8);
+  for (int64_t w = 14; w >= 4; --w)
+    if (ow % w == 0) {
+      regW = w;
+      break;
+    }
+  // A thread tile transposes the input rows its output rows read, the
+  // window's kh - 1 rows beyond them again in the next tile: bands of at
+  // least 2 (kh - 1) rows, whole maps where the channel blocks alone give
+  // the threads enough tiles (the maps of 14 rows or fewer of the wide
+  // layers).
+  int64_t minRows = std::min<int64_t>(oh, std::max<int64_t>(4, 2 * (kh - 1)));
+  int64_t wantH = std::max<int64_t>(1, kMinThreadTiles / blocks);
+  int64_t parH = std::max<int64_t>(minRows, oh / wantH);
+  while (oh % parH != 0)
+    ++parH;
+  if (oh <= 14 && blocks >= kMinThreadTiles)
+    parH = oh;
+  knobs["par_cb"] = 1;
+  knobs["par_h"] = parH;
+  knobs["reg_w"] = regW;
+  knobs["ew_vec"] = ow <= 64 ? ow : pickTile(ow, 16, 64);
+  return knobs;
+}
+
 /// The knobs of @cpu.conv2d_nchw's im2col contraction: f filters over
 /// oh*ow output pixels and c*kh*kw taps, then the group's elementwise ops.
 static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
@@ -674,6 +709,54 @@ filterLanesConvExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
+// @cpu.depthwise_channel_lanes: dims = c, oh, ow, kh, kw, ih, iw, lanes.
+static std::optional<SmallVector<int64_t>>
+channelLanesDepthwiseDomain(llvm::StringRef knob,
+                            llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 8 || dims[7] < 1)
+    return std::nullopt;
+  auto [c, oh, ow] = std::make_tuple(dims[0], dims[1], dims[2]);
+  if (knob == "par_cb")
+    return tileOptions(c / dims[7], 1);
+  if (knob == "par_h")
+    return tileOptions(oh, 1);
+  if (knob == "reg_w")
+    return registerOptions(ow, kRegColumns);
+  if (knob == "ew_vec")
+    return tileOptions(ow, 8);
+  return std::nullopt;
+}
+
+static Knobs channelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+  return channelLanesDepthwiseKnobs(dims);
+}
+
+static bool channelLanesDepthwiseCheck(const Knobs &knobs,
+                                       llvm::ArrayRef<int64_t>,
+                                       std::string &why) {
+  // 32 vector registers: the accumulators and a weight vector.
+  if (knobOr0(knobs, "reg_w") > 28) {
+    why = "the register tile (reg_w) needs more accumulators than there are "
+          "vector registers";
+    return false;
+  }
+  return true;
+}
+
+static std::optional<int64_t>
+channelLanesDepthwiseExtent(llvm::StringRef knob,
+                            llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 8 || dims[7] < 1)
+    return std::nullopt;
+  if (knob == "par_cb")
+    return dims[0] / dims[7];
+  if (knob == "par_h")
+    return dims[1];
+  if (knob == "reg_w" || knob == "ew_vec")
+    return dims[2];
+  return std::nullopt;
+}
+
 // @cpu.conv2d_nchw: dims = f, oh, ow, c * kh * kw, c, ih, iw, stride_h,
 // stride_w (see conv2dKnobs).
 static constexpr int64_t kRegF[] = {1, 2, 4, 8, 16};
@@ -979,6 +1062,9 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kFilterLanesConv = {
       filterLanesConvDefaults, filterLanesConvDomain, filterLanesConvCheck,
       filterLanesConvExtent};
+  static constexpr TemplateRules kChannelLanesDepthwise = {
+      channelLanesDepthwiseDefaults, channelLanesDepthwiseDomain,
+      channelLanesDepthwiseCheck, channelLanesDepthwiseExtent};
   static constexpr TemplateRules kDepthwise = {
       depthwiseDefaults, depthwiseDomain, windowTileCheck, depthwiseExtent};
   static constexpr TemplateRules kGroupedConv = {
@@ -996,6 +1082,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.conv2d_nchw", &kConv},
           {"cpu.conv2d_filter_lanes", &kFilterLanesConv},
           {"cpu.depthwise_conv2d_nchw", &kDepthwise},
+          {"cpu.depthwise_channel_lanes", &kChannelLanesDepthwise},
           {"cpu.grouped_conv2d_nchw", &kGroupedConv},
           {"cpu.elementwise_1d", &kElementwise},
           {"cpu.elementwise_2d", &kElementwise},

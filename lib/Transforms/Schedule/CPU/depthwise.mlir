@@ -46,4 +46,102 @@ module attributes {transform.with_named_sequence} {
     transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
   }
+
+  // A depthwise convolution with its channels along the vectors (the
+  // lowering's generic with loops n, cb, ci, oh, ow, kh, kw over the input
+  // transposed into blocks of L channels, [N, C/L, H, W, L], and padded;
+  // see LowerToLinalg/NN.cpp): the root is tiled into threads over channel
+  // blocks and output rows, and the convolution, its bias, the padding and
+  // the transpose of the input are fused into each thread tile, so that a
+  // thread lays out and pads only the rows its window reads. The transpose
+  // runs in tiles of 16 pixels x L channels (a transpose of registers). The
+  // convolution runs in register tiles of reg_w output pixels x L channels,
+  // the window's loop inside: each step is reg_w multiply-adds of an input
+  // vector (L channels of one pixel, at any stride) and one weight vector
+  // into accumulators that stay in registers across the window, transposed
+  // once a tile into the NCHW output. The epilogue is vectorized along the
+  // output row.
+  // Knobs: par_cb, par_h thread tile (channel blocks, output rows); reg_w
+  // register tile (output pixels); ew_vec vector width of the epilogue.
+  transform.named_sequence @cpu.depthwise_channel_lanes(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_cb = transform.tune.knob<"par_cb"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
+    %reg_w = transform.tune.knob<"reg_w"> options = [4, 6, 7, 8, 12, 14, 16] -> !transform.param<i64>
+    %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_cb, 0, %par_h]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    // The convolution: reg_w pixels x L channels, the window inside.
+    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %conv_r, %l_n, %l_cb, %l_h, %l_w, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, 1, 0, 1, %reg_w, 1, 1]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    // (n, cb, oh, ow, ci, ...): the channels last, along the vectors.
+    %step = transform.structured.interchange %conv_r iterator_interchange = [0, 1, 3, 4, 2, 5, 6]
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+
+    // The input's transpose: 16 pixels x L channels a step.
+    %pack = transform.structured.match attributes{int21.pack} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %pack_r, %p_n, %p_cb, %p_h, %p_w = transform.structured.tile_using_for %pack tile_sizes [1, 1, 1, 16, 0]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%p_w) : (!transform.any_op) -> ()
+
+    // The epilogue and the bias, along the output row.
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+    }
+
+    transform.apply_patterns to %group {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.rank_expanding_inserts
+    } : !transform.any_op
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.pad_borders
+    } : !transform.any_op
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.strided_windows
+    } : !transform.any_op
+    %steps = transform.structured.match interface{LinalgOp} in %group : (!transform.any_op) -> !transform.any_op
+    transform.foreach %steps : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.sequence %op : !transform.any_op failures(suppress) {
+      ^bb1(%o: !transform.any_op):
+        transform.structured.vectorize %o : !transform.any_op
+      }
+    }
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.strided_windows
+      transform.apply_patterns.int21.multiply_add_to_fma
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %group : !transform.any_op
+    // The accumulators (a transposed read and write of the output tile)
+    // hoisted out of the window's loops before the transfers are lowered,
+    // so that they are transposed once a tile.
+    transform.include @cpu.hoist_accumulators failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.apply_patterns to %group {
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %group : !transform.any_op
+    transform.apply_patterns to %group {
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
+    } : !transform.any_op
+    transform.yield
+  }
 }

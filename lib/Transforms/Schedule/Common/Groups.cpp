@@ -136,6 +136,25 @@ bool isFilterLanesConv2d(Operation *op) {
          maps[0].getResult(1) == d(5);
 }
 
+bool isChannelLanesDepthwise2d(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 7 ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+    return false;
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  for (auto [i, iterator] : llvm::enumerate(iterators))
+    if (iterator != (i < 5 ? utils::IteratorType::parallel
+                           : utils::IteratorType::reduction))
+      return false;
+  MLIRContext *ctx = op->getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  return maps[1] == AffineMap::get(7, 0, {d(1), d(5), d(6), d(2)}, ctx) &&
+         maps[2] == AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx) &&
+         maps[0].getNumResults() == 5 && maps[0].getResult(0) == d(0) &&
+         maps[0].getResult(1) == d(1) && maps[0].getResult(4) == d(2);
+}
+
 /// Whether `op` is genericWindowConv's 2-D generic (see LowerToLinalg/NN.cpp):
 /// `lead` parallel loops then the output row and column, `channels`
 /// reductions over a group's input channels, then the window's two; the

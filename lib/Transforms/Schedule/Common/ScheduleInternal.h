@@ -29,8 +29,11 @@ constexpr llvm::StringLiteral kRootTag = "int21.root";
 constexpr llvm::StringLiteral kAnchorTag = "int21.anchor";
 constexpr llvm::StringLiteral kFuseTag = "int21.fuse";
 constexpr llvm::StringLiteral kElementwiseTag = "int21.ew";
+/// An input the group lays out anew for its anchor (a depthwise
+/// convolution's channel blocks), transposed in each thread tile.
+constexpr llvm::StringLiteral kPackTag = "int21.pack";
 constexpr llvm::StringLiteral kTags[] = {kRootTag, kAnchorTag, kFuseTag,
-                                         kElementwiseTag};
+                                         kElementwiseTag, kPackTag};
 
 /// One way to schedule a group: a template, its default knob values and the
 /// tags to put on the group's ops.
@@ -97,6 +100,11 @@ bool isPlainConv(Operation *op);
 /// (n, fb, fi, oh, ow, c, kh, kw), input (n, c, ...), weight (fb, c, kh, kw,
 /// fi), output (n, fb, fi, oh, ow).
 bool isFilterLanesConv2d(Operation *op);
+/// A 2-D depthwise convolution with its channels in blocks of L along the
+/// vectors (see LowerToLinalg/NN.cpp): a generic with loops (n, cb, ci, oh,
+/// ow, kh, kw), input [N, C/L, H, W, L] at (n, cb, ..., ..., ci), weight
+/// (cb, kh, kw, ci), output (n, cb, ci, oh, ow).
+bool isChannelLanesDepthwise2d(Operation *op);
 /// A depthwise convolution over two spatial dimensions in the form the
 /// lowering writes it: a generic with loops (n, c, oh, ow, kh, kw), input
 /// (n, c, oh * s + kh * d, ow * s + kw * d), weight (c, kh, kw), output
@@ -140,6 +148,8 @@ Knobs transposedMatmulKnobs(int64_t f, int64_t p, int64_t k);
 Knobs conv2dKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.conv2d_filter_lanes on dims {f, oh, ow, c, kh, kw, ih, iw}.
 Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
+/// dims = c, oh, ow, kh, kw, ih, iw (padded), lanes.
+Knobs channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
 /// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an
