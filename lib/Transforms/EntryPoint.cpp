@@ -246,18 +246,32 @@ void int21::foldConstantDataMovement(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   SmallVector<Operation *> candidates;
   func.walk([&](Operation *op) {
-    if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::CollapseShapeOp,
-            tensor::ExpandShapeOp, tensor::PadOp>(op))
+    if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::PadOp>(op))
       candidates.push_back(op);
   });
   // Producers come before consumers in the walk, so chains fold in one go.
+  // A reshape alone stays (a view of the constant, free at run time): the
+  // constant keeps its place and its type, whatever pass reshapes it and
+  // when, so that the weights are laid out alike whichever way the module
+  // was scheduled; a data movement behind reshapes folds through them.
+  auto isReshape = [](Operation *op) {
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op);
+  };
   for (Operation *op : candidates) {
     if (op->getNumResults() != 1 || op->getNumOperands() < 1)
       continue;
-    auto constant = op->getOperand(0).getDefiningOp<arith::ConstantOp>();
+    SmallVector<Operation *> reshapes;
+    Value source = op->getOperand(0);
+    while (isReshape(source.getDefiningOp())) {
+      reshapes.push_back(source.getDefiningOp());
+      source = source.getDefiningOp()->getOperand(0);
+    }
+    auto constant = source.getDefiningOp<arith::ConstantOp>();
     if (!constant)
       continue;
     auto value = dyn_cast<ElementsAttr>(constant.getValue());
+    for (Operation *reshape : llvm::reverse(reshapes))
+      value = value ? foldThrough(reshape, value) : value;
     if (!value)
       continue;
     ElementsAttr folded = foldThrough(op, value);
@@ -267,6 +281,9 @@ void int21::foldConstantDataMovement(func::FuncOp func) {
     auto replacement = arith::ConstantOp::create(
         rewriter, op->getLoc(), cast<TypedAttr>(folded));
     rewriter.replaceOp(op, replacement.getResult());
+    for (Operation *reshape : reshapes)
+      if (reshape->use_empty())
+        rewriter.eraseOp(reshape);
     if (constant->use_empty())
       rewriter.eraseOp(constant);
   }
@@ -303,7 +320,14 @@ struct OutlineWeightsPass
         return;
       constants.push_back(op);
     });
-    // One argument per distinct value, in the order the constants appear.
+    // One argument per distinct value, in the order of their names (then
+    // of their appearance): the weights are laid out alike whichever way the
+    // module was lowered and scheduled (a knowledge base read before the
+    // codegen pipeline folds and moves constants earlier than it does).
+    llvm::stable_sort(constants, [](arith::ConstantOp a, arith::ConstantOp b) {
+      return constantName(cast<ElementsAttr>(a.getValue()), "") <
+             constantName(cast<ElementsAttr>(b.getValue()), "");
+    });
     llvm::DenseMap<Attribute, BlockArgument> arguments;
     for (arith::ConstantOp op : constants) {
       Attribute value = op.getValue();

@@ -159,6 +159,43 @@ func.func @matmuls(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<3x4x8xf3
 
 // -----
 
+// A constant right operand whose columns fill whole vectors, with more than
+// 16 rows on the left: laid out in panels of 16 columns, [N/16, K, 16] (a
+// transpose of its [K, N/16, 16] view, folded into the constant by
+// int21-outline-weights); a generic over (m, nb, ni, k) writes the result's
+// [M, N/16, 16] view, collapsed back. Left batch dimensions flatten into the
+// rows as for linalg.matmul. 16 rows or fewer (a decoder step), 10 columns,
+// or a weight that is no constant: linalg.matmul.
+// CHECK-DAG: [[PA:#.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+// CHECK-DAG: [[PB:#.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
+// CHECK-DAG: [[PC:#.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @matmul_panels
+// CHECK-SAME: ([[A:%.+]]: tensor<32x8xf32>, [[X:%.+]]: tensor<1x24x8xf32>, [[S:%.+]]: tensor<16x8xf32>, [[V:%.+]]: tensor<8x32xf32>)
+// CHECK: [[W:%.+]] = arith.constant dense<5.000000e-01> : tensor<8x32xf32>
+// CHECK: [[SPLIT:%.+]] = tensor.expand_shape [[W]] {{\[}}[0], [1, 2]] output_shape [8, 2, 16]
+// CHECK: [[PANELS:%.+]] = linalg.transpose ins([[SPLIT]] : tensor<8x2x16xf32>) outs({{.*}} : tensor<2x8x16xf32>) permutation = [1, 0, 2]
+// CHECK: [[ZEROS:%.+]] = linalg.fill {{.*}} -> tensor<32x2x16xf32>
+// CHECK: [[P:%.+]] = linalg.generic {indexing_maps = [[[PA]], [[PB]], [[PC]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins([[A]], [[PANELS]] : tensor<32x8xf32>, tensor<2x8x16xf32>) outs([[ZEROS]] : tensor<32x2x16xf32>)
+// CHECK: tensor.collapse_shape [[P]] {{\[}}[0], [1, 2]] : tensor<32x2x16xf32> into tensor<32x32xf32>
+// CHECK: [[ROWS:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1], [2]] : tensor<1x24x8xf32> into tensor<24x8xf32>
+// CHECK: linalg.generic {indexing_maps = [[[PA]], [[PB]], [[PC]]], {{.*}} ins([[ROWS]], {{.*}} : tensor<24x8xf32>, tensor<2x8x16xf32>) outs({{.*}} : tensor<24x2x16xf32>)
+// CHECK: linalg.matmul ins([[S]], {{.*}} : tensor<16x8xf32>, tensor<8x32xf32>)
+// CHECK: linalg.matmul ins([[A]], {{.*}} : tensor<32x8xf32>, tensor<8x10xf32>)
+// CHECK: linalg.matmul ins([[A]], [[V]] : tensor<32x8xf32>, tensor<8x32xf32>)
+func.func @matmul_panels(%a: tensor<32x8xf32>, %x: tensor<1x24x8xf32>, %s: tensor<16x8xf32>, %v: tensor<8x32xf32>) -> (tensor<32x32xf32>, tensor<1x24x32xf32>, tensor<16x32xf32>, tensor<32x10xf32>, tensor<32x32xf32>) {
+  %w = int21.constant dense<0.5> : tensor<8x32xf32>
+  %n = int21.constant dense<0.5> : tensor<8x10xf32>
+  %0 = int21.matmul %a, %w : (tensor<32x8xf32>, tensor<8x32xf32>) -> tensor<32x32xf32>
+  %1 = int21.matmul %x, %w : (tensor<1x24x8xf32>, tensor<8x32xf32>) -> tensor<1x24x32xf32>
+  %2 = int21.matmul %s, %w : (tensor<16x8xf32>, tensor<8x32xf32>) -> tensor<16x32xf32>
+  %3 = int21.matmul %a, %n : (tensor<32x8xf32>, tensor<8x10xf32>) -> tensor<32x10xf32>
+  %4 = int21.matmul %a, %v : (tensor<32x8xf32>, tensor<8x32xf32>) -> tensor<32x32xf32>
+  return %0, %1, %2, %3, %4 : tensor<32x32xf32>, tensor<1x24x32xf32>, tensor<16x32xf32>, tensor<32x10xf32>, tensor<32x32xf32>
+}
+
+// -----
+
 // Broadcast batch dimensions: a generic over (batch, m, n, k).
 // CHECK-DAG: [[LHS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
 // CHECK-DAG: [[RHS:#.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>

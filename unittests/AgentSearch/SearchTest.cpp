@@ -535,6 +535,8 @@ TEST(KernelClass, NamesTheTemplatesWork) {
   EXPECT_EQ(classOf("gpu.batch_matmul", {64, 64, 32}), "batched matmul");
   EXPECT_EQ(classOf("cpu.matmul_transposed", {320, 49, 960}),
             "matmul, transposed (filters along vectors)");
+  EXPECT_EQ(classOf("cpu.matmul_panels", {128, 2048, 512}),
+            "matmul, constant weight in panels");
   // f, oh, ow, c*kh*kw, c, ih, iw, stride_h, stride_w.
   EXPECT_EQ(classOf("cpu.conv2d_nchw", {64, 56, 56, 576, 64, 58, 58, 1, 1}),
             "convolution 3x3");

@@ -56,7 +56,11 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "::mlir::func::FuncOp"> {
            "the vectors: one-group 2-D ones with a constant weight in blocks "
            "of 16 filters (@cpu.conv2d_filter_lanes), pointwise ones on maps "
            "whose pixels fill the vectors badly as a transposed product "
-           "(@cpu.matmul_transposed). Off for GPU targets">
+           "(@cpu.matmul_transposed); depthwise ones with 5x5 windows on "
+           "narrow or strided rows with blocks of 16 channels along them "
+           "(@cpu.depthwise_channel_lanes); products with a constant right "
+           "operand with it in panels of 16 columns (@cpu.matmul_panels). "
+           "Off for GPU targets">
   ];
 }
 

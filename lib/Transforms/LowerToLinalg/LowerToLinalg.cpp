@@ -189,7 +189,7 @@ struct LowerToLinalgPass
     SignlessTypeConverter converter;
     RewritePatternSet patterns(ctx);
     populateElementwiseLoweringPatterns(converter, patterns);
-    populateStructuredLoweringPatterns(converter, patterns);
+    populateStructuredLoweringPatterns(converter, patterns, filterLanes);
     populateNNLoweringPatterns(converter, patterns, filterLanes);
     populateNormalizationLoweringPatterns(converter, patterns);
     populateDataMovementLoweringPatterns(converter, patterns);
@@ -268,7 +268,7 @@ struct LowerToLinalgPass
 
   /// Whether `value` is computed from an op that `isAnchor` picks, through
   /// all-parallel generics, transposes (a product computed transposed) and
-  /// reshapes back to full rank. Each producer is
+  /// reshapes. Each producer is
   /// visited once, so a chain of ops each reading two earlier ones stays
   /// linear.
   static bool computedFrom(Value value,
@@ -282,6 +282,9 @@ struct LowerToLinalgPass
       bool found = false;
       if (auto reshape = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
         found = walk(reshape.getSrc());
+      } else if (auto collapse =
+                     dyn_cast_or_null<tensor::CollapseShapeOp>(def)) {
+        found = walk(collapse.getSrc());
       } else if (auto op = dyn_cast_or_null<linalg::LinalgOp>(def)) {
         if (isAnchor(op))
           found = true;
@@ -296,22 +299,30 @@ struct LowerToLinalgPass
   }
 
   /// A matmul whose result is reshaped (a pointwise convolution's [F, H*W]
-  /// expanded back to NCHW), or a grouped convolution's ([N, G, F/G, H, W]
-  /// collapsed back to NCHW), is followed by elementwise ops on the
+  /// expanded back to NCHW), or a grouped or blocked convolution's ([N, G,
+  /// F/G, H, W] collapsed back to NCHW) or a product's in panels ([M, N/16,
+  /// 16] collapsed to [M, N]), is followed by elementwise ops on the
   /// reshaped shape (its bias, activation, residual add): each such op is
   /// rewritten on the anchor's own shape (collapsed, or expanded) and the
   /// reshape moved after it, so that the templates find the epilogue over
   /// their own iteration space and fuse it into their thread tiles.
   void moveAnchorReshapesPastEpilogues() {
+    // (A product in panels collapsed to [M, N] and expanded to the batch
+    // dimensions of its left operand too.)
     auto fromMatmul = [](Value value) {
       return computedFrom(value, [](linalg::LinalgOp op) {
-        return isa<linalg::MatmulOp>(op);
+        return isa<linalg::MatmulOp>(op) ||
+               (isa<linalg::GenericOp>(op) && op.getNumReductionLoops() > 0 &&
+                linalg::isaContractionOpInterface(op));
       });
     };
+    // (Or the blocked forms: a convolution in blocks of filters or
+    // channels, a product with its right operand in panels.)
     auto fromGroupedConv = [](Value value) {
       return computedFrom(value, [](linalg::LinalgOp op) {
         return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() > 0 &&
-               linalg::isaConvolutionOpInterface(op);
+               (linalg::isaConvolutionOpInterface(op) ||
+                linalg::isaContractionOpInterface(op));
       });
     };
     auto epilogueOf = [](OpOperand *operand, Operation *reshape) {

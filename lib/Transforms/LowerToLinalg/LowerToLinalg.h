@@ -88,8 +88,12 @@ LogicalResult checkElementTypes(Operation *op, TypeRange types,
 // types it builds are the converted (signless) ones.
 void populateElementwiseLoweringPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
+/// `panels`: products with a constant right operand lay it out in panels of
+/// 16 columns for the CPU's @cpu.matmul_panels (see Structured.cpp), else
+/// linalg.matmul.
 void populateStructuredLoweringPatterns(const TypeConverter &converter,
-                                        RewritePatternSet &patterns);
+                                        RewritePatternSet &patterns,
+                                        bool panels = true);
 /// `filterLanes`: one-group 2-D convolutions with a constant weight whose
 /// filters fill whole vectors in the blocked form of the CPU's
 /// @cpu.conv2d_filter_lanes (see NN.cpp), else the named convolution.

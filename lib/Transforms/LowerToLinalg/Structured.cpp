@@ -51,7 +51,82 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
 };
 
 struct MatMulLowering : OpConversionPattern<MatMulOp> {
-  using OpConversionPattern::OpConversionPattern;
+  MatMulLowering(const TypeConverter &converter, MLIRContext *ctx,
+                 bool panels)
+      : OpConversionPattern(converter, ctx), panels(panels) {}
+
+  /// Whether products with a constant right operand lay it out in panels
+  /// (CPU targets; see panelProduct).
+  bool panels;
+
+  /// Whether [rows, k] x `rhs` [k, n] runs with the right operand in panels
+  /// of 16 columns: a constant (its layout folds into the weights), floats,
+  /// whole vectors of columns, and more rows than a decoder step or a batch-1
+  /// head, whose weight is streamed once.
+  static bool wantsPanels(Value rhs, int64_t rows, Type element) {
+    auto type = cast<RankedTensorType>(rhs.getType());
+    // A constant, or its transpose or reshape (a linear layer's weight
+    // imported as W^T): folded as well.
+    Operation *def = rhs.getDefiningOp();
+    while (isa_and_present<linalg::TransposeOp, tensor::CollapseShapeOp,
+                           tensor::ExpandShapeOp>(def))
+      def = def->getOperand(0).getDefiningOp();
+    return isa<FloatType>(element) && type.getRank() == 2 &&
+           type.hasStaticShape() && type.getDimSize(1) % 16 == 0 &&
+           rows > 16 && def && def->hasTrait<::mlir::OpTrait::ConstantLike>();
+  }
+
+  /// `lhs` [M, K] x `rhs` [K, N] with the constant right operand in panels
+  /// of 16 columns, [N/16, K, 16] (folded into a constant by
+  /// int21-outline-weights, as ONNX Runtime packs a constant GEMM operand
+  /// once): a generic over (m, nb, ni, k) writing the [M, N/16, 16] view of
+  /// the result, collapsed back to [M, N]. A register tile reads its B
+  /// panels as consecutive vectors, where rows of B N floats apart (8 KiB
+  /// for 2048 columns: every row in the same L1 sets, a page apart for the
+  /// prefetcher) were read from L2 at every step (@cpu.matmul_panels).
+  static Value panelProduct(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                            RankedTensorType resultType) {
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    Type element = resultType.getElementType();
+    int64_t m = resultType.getDimSize(0), k = rhsType.getDimSize(0),
+            n = rhsType.getDimSize(1), blocks = n / 16;
+    Value split = tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get({k, blocks, 16}, rhsType.getElementType()), rhs,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    Value panelsOfB =
+        linalg::TransposeOp::create(
+            b, loc, split,
+            tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blocks, k, 16},
+                                    rhsType.getElementType()),
+            ArrayRef<int64_t>{1, 0, 2})
+            .getResult()[0];
+    auto outType = RankedTensorType::get({m, blocks, 16}, element);
+    Value init = filledTensor(b, loc, outType, zeroAttr(b, element));
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(4, 0, {d(0), d(3)}, ctx),
+        AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
+        AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+    SmallVector<utils::IteratorType> iterators(3,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value product =
+        linalg::GenericOp::create(
+            b, loc, outType, ValueRange{lhs, panelsOfB}, init, maps, iterators,
+            [](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value mul = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+              linalg::YieldOp::create(
+                  nb, nloc, arith::AddFOp::create(nb, nloc, args[2], mul)
+                                .getResult());
+            })
+            .getResult(0);
+    return tensor::CollapseShapeOp::create(
+        b, loc, resultType, product,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  }
+
   LogicalResult
   matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -67,6 +142,12 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     int64_t rank = resultType.getRank();
+    if (rank == 2 && panels &&
+        wantsPanels(rhs, resultType.getDimSize(0), elementType) &&
+        resultType.hasStaticShape()) {
+      rewriter.replaceOp(op, panelProduct(rewriter, loc, lhs, rhs, resultType));
+      return success();
+    }
     if (rank == 2) {
       rewriter.replaceOp(
           op, linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
@@ -95,11 +176,20 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       int64_t rows = resultType.getNumElements() / n;
       auto flatLhs = RankedTensorType::get({rows, k}, lhsType.getElementType());
       auto flatResult = RankedTensorType::get({rows, n}, elementType);
+      Value flatLhsValue = reshapeTensor(rewriter, loc, lhs, flatLhs);
+      if (panels && wantsPanels(rhs, rows, elementType)) {
+        rewriter.replaceOp(
+            op, reshapeTensor(rewriter, loc,
+                              panelProduct(rewriter, loc, flatLhsValue, rhs,
+                                           flatResult),
+                              resultType));
+        return success();
+      }
       Value flatInit = zeros(flatResult);
       Value product =
           linalg::MatmulOp::create(
               rewriter, loc, TypeRange{flatResult},
-              ValueRange{reshapeTensor(rewriter, loc, lhs, flatLhs), rhs},
+              ValueRange{flatLhsValue, rhs},
               ValueRange{flatInit})
               .getResult(0);
       rewriter.replaceOp(op, reshapeTensor(rewriter, loc, product, resultType));
@@ -511,8 +601,9 @@ struct EinsumLowering : OpConversionPattern<EinsumOp> {
 };
 
 void lowering::populateStructuredLoweringPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, MatMulLowering, EinsumLowering, TransposeLowering,
+    const TypeConverter &converter, RewritePatternSet &patterns, bool panels) {
+  patterns.add<MatMulLowering>(converter, patterns.getContext(), panels);
+  patterns.add<ConstantLowering, EinsumLowering, TransposeLowering,
                ReshapeLowering, ExpandLowering, SoftmaxLowering,
                LogSoftmaxLowering, ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
                ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,

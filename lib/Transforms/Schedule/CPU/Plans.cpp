@@ -2,7 +2,8 @@
 //
 // The CPU's default rules: a group around one matmul or convolution gets
 // that op's template (@cpu.matmul, @cpu.batch_matmul,
-// @cpu.matmul_transposed for a product the group transposes, @cpu.conv2d_nchw,
+// @cpu.matmul_transposed for a product the group transposes,
+// @cpu.matmul_panels for one with its constant operand in panels, @cpu.conv2d_nchw,
 // @cpu.conv2d_filter_lanes, @cpu.depthwise_conv2d_nchw,
 // @cpu.depthwise_channel_lanes, @cpu.grouped_conv2d_nchw),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
@@ -222,6 +223,40 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
   return plan;
 }
 
+/// A product with its constant right operand in panels of 16 columns: the
+/// generic over (m, nb, ni, k), the other ops elementwise over its output
+/// [M, N/16, 16] (the zeros it starts from, the epilogue), and the panels'
+/// own transpose where int21-outline-weights did not fold it (computed once,
+/// before the threads).
+std::optional<Plan> planPanelMatmul(linalg::LinalgOp root,
+                                    ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp anchor = soleAnchor(ops);
+  if (!anchor || !isPanelMatmul(anchor) || !hasStaticTensorLoops(anchor))
+    return std::nullopt;
+  auto panels =
+      anchor.getDpsInputOperand(1)->get().getDefiningOp<linalg::TransposeOp>();
+  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
+  SmallVector<int64_t> out = {loops[0], loops[1], loops[2]};
+  for (linalg::LinalgOp op : ops)
+    if (op != anchor && op != panels && !isElementwiseOver(op, out))
+      return std::nullopt;
+  Plan plan;
+  plan.sequence = "cpu.matmul_panels";
+  plan.dims = {loops[0], loops[1] * loops[2], loops[3]};
+  plan.knobs = panelMatmulKnobs(plan.dims);
+  plan.tags.push_back({root, kRootTag});
+  plan.tags.push_back({anchor, kAnchorTag});
+  for (linalg::LinalgOp op : ops) {
+    if (op == panels)
+      continue;
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+    if (op != anchor)
+      plan.tags.push_back({op, kElementwiseTag});
+  }
+  return plan;
+}
+
 /// A depthwise convolution with its channels along the vectors: the
 /// generic over (n, cb, ci, oh, ow, kh, kw), its input the transpose of the
 /// group's NCHW input into channel blocks (padded after), the other ops
@@ -345,6 +380,8 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan =
                  planChannelLanesDepthwise(group, root, ops))
+      plans.push_back(std::move(*plan));
+    else if (std::optional<Plan> plan = planPanelMatmul(root, ops))
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan = planAnchored(group, root, ops))
       plans.push_back(std::move(*plan));

@@ -247,6 +247,40 @@ Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims) {
   return knobs;
 }
 
+Knobs schedule::cpu::panelMatmulKnobs(llvm::ArrayRef<int64_t> dims) {
+  Knobs knobs;
+  if (dims.size() != 3 || dims[1] % 16 != 0)
+    return knobs;
+  auto [m, n, k] = std::make_tuple(dims[0], dims[1], dims[2]);
+  int64_t blocks = n / 16;
+  // Register tiles of reg_m rows x reg_nb panels of 16 columns, up to 24
+  // accumulators beside the panels' vectors and a broadcast row element;
+  // rows that divide m where some do, else a peeled remainder.
+  int64_t regNb = blocks % 2 == 0 ? 2 : 1;
+  int64_t maxM = regNb == 2 ? 12 : 14;
+  int64_t regM = std::min<int64_t>(m, 8);
+  for (int64_t r = maxM; r >= 4; --r)
+    if (m % r == 0) {
+      regM = r;
+      break;
+    }
+  // Thread tiles of all the rows (up to 256) and panels whose slice of B
+  // (k x 16 par_nb floats) stays within half of a 2 MiB L2, enough tiles for
+  // the cores.
+  int64_t parM = m <= 256 ? m : pickTile(m, regM, 128);
+  int64_t tilesM = (m + parM - 1) / parM;
+  int64_t wantNb = std::max<int64_t>(1, kMinThreadTiles / tilesM);
+  int64_t inL2 = std::max<int64_t>(regNb, (512 * 1024) / (k * 64));
+  int64_t parNb = pickTile(blocks, regNb,
+                           std::min(inL2, std::max<int64_t>(regNb,
+                                                            blocks / wantNb)));
+  knobs["par_m"] = parM;
+  knobs["par_nb"] = parNb;
+  knobs["reg_m"] = regM;
+  knobs["reg_nb"] = regNb;
+  return knobs;
+}
+
 /// The knobs of @cpu.conv2d_nchw's im2col contraction: f filters over
 /// oh*ow output pixels and c*kh*kw taps, then the group's elementwise ops.
 static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
@@ -709,6 +743,58 @@ filterLanesConvExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
+// @cpu.matmul_panels: dims = m, n, k.
+static constexpr int64_t kPanelRows[] = {1, 2, 4, 6, 7, 8, 10, 12, 14};
+static constexpr int64_t kPanels[] = {1, 2, 3, 4};
+
+static std::optional<SmallVector<int64_t>>
+panelMatmulDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3 || dims[1] % 16 != 0)
+    return std::nullopt;
+  if (knob == "par_m")
+    return tileOptions(dims[0], 1);
+  if (knob == "par_nb")
+    return tileOptions(dims[1] / 16, 1);
+  if (knob == "reg_m")
+    return registerOptions(dims[0], kPanelRows);
+  if (knob == "reg_nb")
+    return registerOptions(dims[1] / 16, kPanels);
+  return std::nullopt;
+}
+
+static Knobs panelMatmulDefaults(llvm::ArrayRef<int64_t> dims) {
+  return panelMatmulKnobs(dims);
+}
+
+static bool panelMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                             std::string &why) {
+  if (knobOr0(knobs, "reg_m") > knobOr0(knobs, "par_m") ||
+      knobOr0(knobs, "reg_nb") > knobOr0(knobs, "par_nb")) {
+    why = "the register tile (reg_m x reg_nb) exceeds the thread tile "
+          "(par_m x par_nb)";
+    return false;
+  }
+  // 32 vector registers: the accumulators, the panels' vectors and a
+  // broadcast element.
+  if (knobOr0(knobs, "reg_m") * knobOr0(knobs, "reg_nb") > 28) {
+    why = "the register tile (reg_m x reg_nb) needs more accumulators than "
+          "there are vector registers";
+    return false;
+  }
+  return true;
+}
+
+static std::optional<int64_t>
+panelMatmulExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  if (knob == "par_m" || knob == "reg_m")
+    return dims[0];
+  if (knob == "par_nb" || knob == "reg_nb")
+    return dims[1] / 16;
+  return std::nullopt;
+}
+
 // @cpu.depthwise_channel_lanes: dims = c, oh, ow, kh, kw, ih, iw, lanes.
 static std::optional<SmallVector<int64_t>>
 channelLanesDepthwiseDomain(llvm::StringRef knob,
@@ -1062,6 +1148,9 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kFilterLanesConv = {
       filterLanesConvDefaults, filterLanesConvDomain, filterLanesConvCheck,
       filterLanesConvExtent};
+  static constexpr TemplateRules kPanelMatmul = {
+      panelMatmulDefaults, panelMatmulDomain, panelMatmulCheck,
+      panelMatmulExtent};
   static constexpr TemplateRules kChannelLanesDepthwise = {
       channelLanesDepthwiseDefaults, channelLanesDepthwiseDomain,
       channelLanesDepthwiseCheck, channelLanesDepthwiseExtent};
@@ -1079,6 +1168,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.matmul", &kMatmul},
           {"cpu.batch_matmul", &kMatmul},
           {"cpu.matmul_transposed", &kTransposedMatmul},
+          {"cpu.matmul_panels", &kPanelMatmul},
           {"cpu.conv2d_nchw", &kConv},
           {"cpu.conv2d_filter_lanes", &kFilterLanesConv},
           {"cpu.depthwise_conv2d_nchw", &kDepthwise},

@@ -222,4 +222,68 @@ module attributes {transform.with_named_sequence} {
     }
     transform.yield %tiled : !transform.any_op
   }
+
+  // A product with its constant right operand in panels of 16 columns
+  // ([N/16, K, 16]; see LowerToLinalg/Structured.cpp), over the loops (m, nb,
+  // ni, k): the root (the epilogue over [M, N/16, 16], or the product) is
+  // tiled into threads of par_m rows x par_nb panels, then into register
+  // tiles of reg_m rows x reg_nb panels (panels outermost, so that a
+  // thread's rows reuse a panel while it is in cache), the product, the
+  // zeros it starts from and the epilogue fused into each. The accumulators
+  // start and stay in registers over the whole of K; a step reads reg_nb
+  // consecutive vectors of the panels and broadcasts reg_m elements of A;
+  // the epilogue runs on the accumulators before their one store.
+  // Knobs: par_m, par_nb thread tile; reg_m, reg_nb register tile.
+  transform.named_sequence @cpu.matmul_panels(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_m = transform.tune.knob<"par_m"> options = [8, 16, 32, 64, 128, 256] -> !transform.param<i64>
+    %par_nb = transform.tune.knob<"par_nb"> options = [1, 2, 4, 8, 16, 32] -> !transform.param<i64>
+    %reg_m = transform.tune.knob<"reg_m"> options = [1, 2, 4, 6, 7, 8, 10, 12, 14] -> !transform.param<i64>
+    %reg_nb = transform.tune.knob<"reg_nb"> options = [1, 2, 3, 4] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [%par_m, %par_nb]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    // Register tiles of the root, the producers fused greedily (through the
+    // loops' iter_args too: the zeros the product starts from).
+    %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %root_r, %loop_nb, %loop_m = transform.structured.fuse %root_1 tile_sizes [%reg_m, %reg_nb] interchange [1, 0]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%loop_nb) : (!transform.any_op) -> ()
+
+    transform.apply_patterns to %group {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %steps = transform.structured.match interface{LinalgOp} in %group : (!transform.any_op) -> !transform.any_op
+    transform.foreach %steps : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.sequence %op : !transform.any_op failures(suppress) {
+      ^bb1(%o: !transform.any_op):
+        transform.structured.vectorize %o : !transform.any_op
+      }
+    }
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.multiply_add_to_fma
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %group : !transform.any_op
+    transform.include @cpu.hoist_accumulators failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.apply_patterns to %group {
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %group : !transform.any_op
+    transform.yield
+  }
 }

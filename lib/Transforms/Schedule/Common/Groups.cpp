@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
@@ -134,6 +135,25 @@ bool isFilterLanesConv2d(Operation *op) {
          maps[2] == AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx) &&
          maps[0].getNumResults() == 4 && maps[0].getResult(0) == d(0) &&
          maps[0].getResult(1) == d(5);
+}
+
+bool isPanelMatmul(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 4 ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+    return false;
+  using utils::IteratorType;
+  if (generic.getIteratorTypesArray() !=
+      SmallVector<IteratorType>{IteratorType::parallel, IteratorType::parallel,
+                                IteratorType::parallel,
+                                IteratorType::reduction})
+    return false;
+  MLIRContext *ctx = op->getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  return generic.getIndexingMapsArray() ==
+         SmallVector<AffineMap>{AffineMap::get(4, 0, {d(0), d(3)}, ctx),
+                                AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
+                                AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
 }
 
 bool isChannelLanesDepthwise2d(Operation *op) {
@@ -333,24 +353,38 @@ void moveReshapesOut(FusionGroupOp group) {
           // [N, G, F, H, W] and its result is collapsed last.
           if (isa<tensor::CollapseShapeOp>(operand->getOwner()))
             return false;
+          // An expansion of a value from outside (a bias, expanded to the
+          // panels' shape) is no result of the group's to collapse.
           Operation *producer = operand->get().getDefiningOp();
-          return producer && producer->getParentOp() == group.getOperation();
+          if (!producer || producer->getParentOp() != group.getOperation())
+            return false;
+          Operation *source = producer->getOperand(0).getDefiningOp();
+          return !isa<tensor::ExpandShapeOp>(producer) ||
+                 (source && group->isAncestor(source));
         });
     // Around a matmul, unit dimensions of the elementwise ops go too (a
     // bias over [m, 1, n]), so that they run over the matmul's [m, n]: as
     // many as they have loops beyond the matmul's result, no more. (All of
     // them would take the epilogue of a one-row matmul, [1, n], to [n], and
     // no matmul template would fit the group.)
+    // A product in panels counts as its [m, n]; the collapse of its
+    // [m, n/16, 16] then moves past the epilogue, which runs over the
+    // panels' shape.
     Operation *matmul = nullptr;
+    bool panels = false;
     for (Operation &op : group.getBody().front())
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+          isPanelMatmul(&op)) {
         matmul = &op;
+        panels = isPanelMatmul(&op);
         break;
       }
     linalg::ControlDropUnitDims unitDims;
     if (matmul) {
       int64_t rank =
-          cast<RankedTensorType>(matmul->getResult(0).getType()).getRank();
+          panels ? 2
+                 : cast<RankedTensorType>(matmul->getResult(0).getType())
+                       .getRank();
       unitDims.controlFn = [rank](Operation *op) {
         SmallVector<unsigned> dims;
         auto generic = dyn_cast<linalg::GenericOp>(op);
@@ -374,6 +408,23 @@ void moveReshapesOut(FusionGroupOp group) {
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+    // Then the collapse of a product in panels moves past the epilogue
+    // (apart from the collapsing above, which would undo it).
+    if (panels) {
+      RewritePatternSet expanding(group->getContext());
+      linalg::populateFoldReshapeOpsByExpansionPatterns(
+          expanding, [&](OpOperand *operand) {
+            auto collapse =
+                operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+            auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+            return collapse && generic &&
+                   collapse.getSrc().getDefiningOp() == matmul &&
+                   generic.getNumParallelLoops() == generic.getNumLoops();
+          });
+      tensor::populateFoldTensorEmptyPatterns(expanding);
+      (void)applyPatternsGreedily(group.getBody(), std::move(expanding),
+                                  config);
+    }
   }
   moveYieldedReshapesOut(group);
 }
