@@ -114,6 +114,8 @@ std::string int21::search::kernelClass(
     return "matmul, transposed (filters along vectors)";
   if (kind == "matmul_panels")
     return "matmul, constant weight in panels";
+  if (kind == "matmul_panels_transposed")
+    return "matmul, transposed, weight in panels (filters along vectors)";
   if (kind == "conv2d_nchw" && dims.size() == 9 && dims[4] > 0) {
     int64_t taps = dims[3] / dims[4];
     int64_t window = 1;

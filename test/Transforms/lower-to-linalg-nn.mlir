@@ -469,6 +469,35 @@ func.func @pointwise_conv_lanes(%x: tensor<1x8x7x7xf32>, %w: tensor<32x8x1x1xf32
 
 // -----
 
+// The same with a constant weight: its transpose in panels of 16 filters,
+// [F/16, C, 16] (a transpose of its [F/16, 16, C] view, folded by the
+// constant folder here and by int21-outline-weights in the engine); a
+// generic over (p, fb, fi, c) reads the input through (c, p), starts from
+// the bias broadcast over [P, F/16, 16] and is transposed to [F/16, 16, P],
+// the NCHW result's view.
+// CHECK-DAG: #[[$TA:.+]] = affine_map<(d0, d1, d2, d3) -> (d3, d0)>
+// CHECK-DAG: #[[$TB:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
+// CHECK-DAG: #[[$TC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @pointwise_conv_lanes_panels
+// CHECK-SAME: ([[X:%.+]]: tensor<1x8x7x7xf32>, [[B:%.+]]: tensor<32xf32>)
+// CHECK: [[XM:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x7x7xf32> into tensor<8x49xf32>
+// CHECK: [[PANELS:%.+]] = linalg.transpose ins({{.*}} : tensor<2x16x8xf32>) outs({{.*}} : tensor<2x8x16xf32>) permutation = [0, 2, 1]
+// CHECK: [[INIT:%.+]] = linalg.generic {{.*}} outs({{.*}} : tensor<49x2x16xf32>)
+// CHECK: [[P:%.+]] = linalg.generic {indexing_maps = [#[[$TA]], #[[$TB]], #[[$TC]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins([[XM]], [[PANELS]] : tensor<8x49xf32>, tensor<2x8x16xf32>) outs([[INIT]] : tensor<49x2x16xf32>)
+// CHECK: [[BACK:%.+]] = linalg.transpose ins([[P]] : tensor<49x2x16xf32>) outs({{.*}} : tensor<2x16x49xf32>) permutation = [1, 2, 0]
+// CHECK: tensor.collapse_shape [[BACK]] {{\[}}[0, 1], [2]] : tensor<2x16x49xf32> into tensor<32x49xf32>
+func.func @pointwise_conv_lanes_panels(%x: tensor<1x8x7x7xf32>, %b: tensor<32xf32>) -> tensor<1x32x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x8x1x1xf32>
+  %0 = int21.fusion_group {
+    %1 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x7x7xf32>, tensor<32x8x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+    int21.yield %1 : tensor<1x32x7x7xf32>
+  } : tensor<1x32x7x7xf32>
+  return %0 : tensor<1x32x7x7xf32>
+}
+
+// -----
+
 // 512 filters: the transposed weight's rows would be 2 KiB apart (a panel
 // of them in a few L1 sets), so it is a view of rows of 528 (the padding
 // folds into the constant once the weights are outlined).

@@ -537,6 +537,8 @@ TEST(KernelClass, NamesTheTemplatesWork) {
             "matmul, transposed (filters along vectors)");
   EXPECT_EQ(classOf("cpu.matmul_panels", {128, 2048, 512}),
             "matmul, constant weight in panels");
+  EXPECT_EQ(classOf("cpu.matmul_panels_transposed", {1152, 49, 192}),
+            "matmul, transposed, weight in panels (filters along vectors)");
   // f, oh, ow, c*kh*kw, c, ih, iw, stride_h, stride_w.
   EXPECT_EQ(classOf("cpu.conv2d_nchw", {64, 56, 56, 576, 64, 58, 58, 1, 1}),
             "convolution 3x3");

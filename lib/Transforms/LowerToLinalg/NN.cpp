@@ -277,6 +277,11 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // vectors run along the filters; the transpose is fused into the
     // register tiles (see @cpu.matmul_transposed).
     MLIRContext *ctx = b.getContext();
+    Operation *weightDef = adaptor.getWeight().getDefiningOp();
+    if (weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>() &&
+        isa<FloatType>(elementType))
+      return transposedPanelProduct(b, loc, input, weight, adaptor.getBias(),
+                                    resultType);
     AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
                k = getAffineDimExpr(2, ctx);
     auto maps = b.getAffineMapArrayAttr(
@@ -301,6 +306,75 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
             .getResult()[0];
     return tensor::ExpandShapeOp::create(
         b, loc, resultType, back, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  }
+
+  /// The transposed product of a pointwise convolution with a constant
+  /// weight, its weight^T in panels of 16 filters: [P, F/16, 16] = input^T
+  /// [P, C] x panels [F/16, C, 16] (the weight [F, C] split into [F/16, 16,
+  /// C] and transposed, folded into a constant by int21-outline-weights),
+  /// a generic over (p, fb, fi, c) starting from the bias, transposed back
+  /// to [F/16, 16, P], the NCHW result's view. A register tile reads its
+  /// panel as consecutive vectors, where the rows of weight^T, F floats
+  /// apart, fell into a quarter of the L1 sets at F = 1152 (see
+  /// @cpu.matmul_panels_transposed).
+  static Value transposedPanelProduct(OpBuilder &b, Location loc, Value input,
+                                      Value weight, Value bias,
+                                      RankedTensorType resultType) {
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    Type element = resultType.getElementType();
+    int64_t filters = weightType.getDimSize(0),
+            channels = weightType.getDimSize(1), blocks = filters / 16,
+            pixels = cast<RankedTensorType>(input.getType()).getDimSize(1);
+    Value split = tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get({blocks, 16, channels},
+                              weightType.getElementType()),
+        weight, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    Value panels =
+        linalg::TransposeOp::create(
+            b, loc, split,
+            tensor::EmptyOp::create(b, loc,
+                                    ArrayRef<int64_t>{blocks, channels, 16},
+                                    weightType.getElementType()),
+            ArrayRef<int64_t>{0, 2, 1})
+            .getResult()[0];
+    auto outType = RankedTensorType::get({pixels, blocks, 16}, element);
+    if (bias)
+      bias = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({blocks, 16}, element), bias,
+          ArrayRef<ReassociationIndices>{{0, 1}});
+    Value init = convInit(b, loc, outType, bias, /*channelDims=*/2);
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(4, 0, {d(3), d(0)}, ctx),
+        AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
+        AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+    SmallVector<IteratorType> iterators(3, IteratorType::parallel);
+    iterators.push_back(IteratorType::reduction);
+    Value product =
+        linalg::GenericOp::create(
+            b, loc, outType, ValueRange{input, panels}, init, maps, iterators,
+            [](OpBuilder &nb, Location nloc, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  multiplyAccumulate(nb, nloc, args[2], args[0], args[1]));
+            })
+            .getResult(0);
+    Value back =
+        linalg::TransposeOp::create(
+            b, loc, product,
+            tensor::EmptyOp::create(b, loc,
+                                    ArrayRef<int64_t>{blocks, 16, pixels},
+                                    element),
+            ArrayRef<int64_t>{1, 2, 0})
+            .getResult()[0];
+    Value rows = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({filters, pixels}, element), back,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    return tensor::ExpandShapeOp::create(
+        b, loc, resultType, rows,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
   }
 
   /// `matrix` [K, N] as a view of [K, N + 16] (the padding a constant of its

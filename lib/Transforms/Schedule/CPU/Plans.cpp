@@ -3,7 +3,8 @@
 // The CPU's default rules: a group around one matmul or convolution gets
 // that op's template (@cpu.matmul, @cpu.batch_matmul,
 // @cpu.matmul_transposed for a product the group transposes,
-// @cpu.matmul_panels for one with its constant operand in panels, @cpu.conv2d_nchw,
+// @cpu.matmul_panels for one with its constant operand in panels,
+// @cpu.matmul_panels_transposed for both, @cpu.conv2d_nchw,
 // @cpu.conv2d_filter_lanes, @cpu.depthwise_conv2d_nchw,
 // @cpu.depthwise_channel_lanes, @cpu.grouped_conv2d_nchw),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
@@ -54,6 +55,25 @@ linalg::LinalgOp soleAnchor(ArrayRef<linalg::LinalgOp> ops) {
     anchor = op;
   }
   return anchor;
+}
+
+/// The tags of a plan whose root's thread tiles take every op of the group
+/// but those `apart` (computed once, before the threads): the root, the
+/// anchor, every other op fused, every op but the anchor elementwise.
+void tagAroundAnchor(Plan &plan, linalg::LinalgOp root,
+                     linalg::LinalgOp anchor, ArrayRef<linalg::LinalgOp> ops,
+                     llvm::function_ref<bool(Operation *)> apart =
+                         [](Operation *) { return false; }) {
+  plan.tags.push_back({root, kRootTag});
+  plan.tags.push_back({anchor, kAnchorTag});
+  for (linalg::LinalgOp op : ops) {
+    if (apart(op))
+      continue;
+    if (op != root)
+      plan.tags.push_back({op, kFuseTag});
+    if (op != anchor)
+      plan.tags.push_back({op, kElementwiseTag});
+  }
 }
 
 /// The anchor-based plans: matmul or conv with elementwise ops around it.
@@ -210,16 +230,8 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
   plan.sequence = "cpu.matmul_transposed";
   plan.dims = {loops[1], loops[0], loops[2]};
   plan.knobs = transposedMatmulKnobs(loops[1], loops[0], loops[2]);
-  plan.tags.push_back({root, kRootTag});
-  plan.tags.push_back({matmul, kAnchorTag});
-  for (linalg::LinalgOp op : ops) {
-    if (prepareB.contains(op))
-      continue;
-    if (op != root)
-      plan.tags.push_back({op, kFuseTag});
-    if (op != matmul)
-      plan.tags.push_back({op, kElementwiseTag});
-  }
+  tagAroundAnchor(plan, root, matmul, ops,
+                  [&](Operation *op) { return prepareB.contains(op); });
   return plan;
 }
 
@@ -244,16 +256,43 @@ std::optional<Plan> planPanelMatmul(linalg::LinalgOp root,
   plan.sequence = "cpu.matmul_panels";
   plan.dims = {loops[0], loops[1] * loops[2], loops[3]};
   plan.knobs = panelMatmulKnobs(plan.dims);
-  plan.tags.push_back({root, kRootTag});
-  plan.tags.push_back({anchor, kAnchorTag});
-  for (linalg::LinalgOp op : ops) {
-    if (op == panels)
-      continue;
-    if (op != root)
-      plan.tags.push_back({op, kFuseTag});
-    if (op != anchor)
-      plan.tags.push_back({op, kElementwiseTag});
-  }
+  tagAroundAnchor(plan, root, anchor, ops,
+                  [&](Operation *op) { return op == panels; });
+  return plan;
+}
+
+/// The transposed product of a pointwise convolution with its weight in
+/// panels: [P, F/16, 16] = A[k, p]^T x panels, then transposed to the
+/// group's [F/16, 16, P]; the other ops elementwise over either shape (the
+/// bias the product starts from, the epilogue after the transpose).
+std::optional<Plan> planTransposedPanels(linalg::LinalgOp root,
+                                         ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp anchor = soleAnchor(ops);
+  if (!anchor || !isPanelMatmul(anchor, /*transposedA=*/true) ||
+      !hasStaticTensorLoops(anchor) || !anchor->getResult(0).hasOneUse())
+    return std::nullopt;
+  auto transpose =
+      dyn_cast<linalg::TransposeOp>(*anchor->getResult(0).getUsers().begin());
+  if (!transpose || transpose->getParentOp() != anchor->getParentOp() ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 2, 0})
+    return std::nullopt;
+  auto panels =
+      anchor.getDpsInputOperand(1)->get().getDefiningOp<linalg::TransposeOp>();
+  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
+  SmallVector<int64_t> product = {loops[0], loops[1], loops[2]},
+                       result = {loops[1], loops[2], loops[0]};
+  for (linalg::LinalgOp op : ops)
+    if (op != anchor && op != transpose && op != panels &&
+        !isElementwiseOver(op, product) && !isElementwiseOver(op, result))
+      return std::nullopt;
+  if (root != transpose && !isElementwiseOver(root, result))
+    return std::nullopt;
+  Plan plan;
+  plan.sequence = "cpu.matmul_panels_transposed";
+  plan.dims = {loops[1] * loops[2], loops[0], loops[3]};
+  plan.knobs = transposedPanelsKnobs(plan.dims);
+  tagAroundAnchor(plan, root, anchor, ops,
+                  [&](Operation *op) { return op == panels; });
   return plan;
 }
 
@@ -382,6 +421,8 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
                  planChannelLanesDepthwise(group, root, ops))
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan = planPanelMatmul(root, ops))
+      plans.push_back(std::move(*plan));
+    else if (std::optional<Plan> plan = planTransposedPanels(root, ops))
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan = planAnchored(group, root, ops))
       plans.push_back(std::move(*plan));

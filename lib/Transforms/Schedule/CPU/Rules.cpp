@@ -170,6 +170,28 @@ Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
   return knobs;
 }
 
+Knobs schedule::cpu::transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims) {
+  Knobs knobs;
+  if (dims.size() != 3 || dims[0] % 16 != 0)
+    return knobs;
+  auto [f, p] = std::make_tuple(dims[0], dims[1]);
+  int64_t blocks = f / 16;
+  // As @cpu.matmul_transposed: reg_p pixels x reg_nb panels (7 x 2 on a 7x7
+  // map), the whole of the pixels a thread tile, enough panel tiles for the
+  // threads.
+  Knobs plain = transposedMatmulKnobs(f, p, dims[2]);
+  int64_t regNb = plain["reg_f"] / 16;
+  int64_t parP = plain["par_p"];
+  int64_t tilesP = (p + parP - 1) / parP;
+  int64_t wantNb = std::max<int64_t>(1, kMinThreadTiles / tilesP);
+  knobs["par_nb"] =
+      pickTile(blocks, regNb, std::max<int64_t>(regNb, blocks / wantNb));
+  knobs["par_p"] = parP;
+  knobs["reg_nb"] = regNb;
+  knobs["reg_p"] = plain["reg_p"];
+  return knobs;
+}
+
 Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   Knobs knobs;
   if (dims.size() != 8 || dims[0] % 16 != 0)
@@ -795,6 +817,53 @@ panelMatmulExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
+// @cpu.matmul_panels_transposed: dims = f, p, k.
+static std::optional<SmallVector<int64_t>>
+transposedPanelsDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3 || dims[0] % 16 != 0)
+    return std::nullopt;
+  if (knob == "par_nb")
+    return tileOptions(dims[0] / 16, 1);
+  if (knob == "par_p")
+    return tileOptions(dims[1], 1);
+  if (knob == "reg_nb")
+    return registerOptions(dims[0] / 16, kPanels);
+  if (knob == "reg_p")
+    return registerOptions(dims[1], kPanelRows);
+  return std::nullopt;
+}
+
+static Knobs transposedPanelsDefaults(llvm::ArrayRef<int64_t> dims) {
+  return transposedPanelsKnobs(dims);
+}
+
+static bool transposedPanelsCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                                  std::string &why) {
+  if (knobOr0(knobs, "reg_p") > knobOr0(knobs, "par_p") ||
+      knobOr0(knobs, "reg_nb") > knobOr0(knobs, "par_nb")) {
+    why = "the register tile (reg_p x reg_nb) exceeds the thread tile "
+          "(par_p x par_nb)";
+    return false;
+  }
+  if (knobOr0(knobs, "reg_p") * knobOr0(knobs, "reg_nb") > 28) {
+    why = "the register tile (reg_p x reg_nb) needs more accumulators than "
+          "there are vector registers";
+    return false;
+  }
+  return true;
+}
+
+static std::optional<int64_t>
+transposedPanelsExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 3)
+    return std::nullopt;
+  if (knob == "par_nb" || knob == "reg_nb")
+    return dims[0] / 16;
+  if (knob == "par_p" || knob == "reg_p")
+    return dims[1];
+  return std::nullopt;
+}
+
 // @cpu.depthwise_channel_lanes: dims = c, oh, ow, kh, kw, ih, iw, lanes.
 static std::optional<SmallVector<int64_t>>
 channelLanesDepthwiseDomain(llvm::StringRef knob,
@@ -1151,6 +1220,9 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kPanelMatmul = {
       panelMatmulDefaults, panelMatmulDomain, panelMatmulCheck,
       panelMatmulExtent};
+  static constexpr TemplateRules kTransposedPanels = {
+      transposedPanelsDefaults, transposedPanelsDomain, transposedPanelsCheck,
+      transposedPanelsExtent};
   static constexpr TemplateRules kChannelLanesDepthwise = {
       channelLanesDepthwiseDefaults, channelLanesDepthwiseDomain,
       channelLanesDepthwiseCheck, channelLanesDepthwiseExtent};
@@ -1169,6 +1241,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.batch_matmul", &kMatmul},
           {"cpu.matmul_transposed", &kTransposedMatmul},
           {"cpu.matmul_panels", &kPanelMatmul},
+          {"cpu.matmul_panels_transposed", &kTransposedPanels},
           {"cpu.conv2d_nchw", &kConv},
           {"cpu.conv2d_filter_lanes", &kFilterLanesConv},
           {"cpu.depthwise_conv2d_nchw", &kDepthwise},

@@ -286,4 +286,70 @@ module attributes {transform.with_named_sequence} {
     transform.apply_cse to %group : !transform.any_op
     transform.yield
   }
+
+  // The transposed product of a pointwise convolution with its constant
+  // weight in panels of 16 filters ([P, F/16, 16] = A[k, p]^T x panels,
+  // transposed back to the group's [F/16, 16, P]; see LowerToLinalg/NN.cpp):
+  // the root (the epilogue over [F/16, 16, P], or the transpose) is tiled
+  // into threads of par_nb panels x par_p pixels and register tiles of
+  // reg_nb panels x reg_p pixels, the product, the bias it starts from and
+  // the transpose fused into each: the accumulators (reg_p pixels of reg_nb
+  // x 16 filters, along the vectors) start from the bias, take the whole of
+  // K reading consecutive vectors of the panels, are transposed in
+  // registers and leave through the epilogue, stored once.
+  // Knobs: par_nb, par_p thread tile; reg_nb, reg_p register tile.
+  transform.named_sequence @cpu.matmul_panels_transposed(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_nb = transform.tune.knob<"par_nb"> options = [1, 2, 4, 8, 16, 32] -> !transform.param<i64>
+    %par_p = transform.tune.knob<"par_p"> options = [8, 16, 32, 49, 64, 128] -> !transform.param<i64>
+    %reg_nb = transform.tune.knob<"reg_nb"> options = [1, 2, 3, 4] -> !transform.param<i64>
+    %reg_p = transform.tune.knob<"reg_p"> options = [1, 2, 4, 6, 7, 8, 10, 12, 14] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [%par_nb, 0, %par_p]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %root_r, %loop_nb, %loop_p = transform.structured.fuse %root_1 tile_sizes [%reg_nb, 0, %reg_p]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %mm_k, %loop_k = transform.structured.tile_using_for %mm tile_sizes [0, 0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%loop_p) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%loop_nb) : (!transform.any_op) -> ()
+
+    transform.apply_patterns to %group {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %steps = transform.structured.match interface{LinalgOp} in %group : (!transform.any_op) -> !transform.any_op
+    transform.foreach %steps : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.sequence %op : !transform.any_op failures(suppress) {
+      ^bb1(%o: !transform.any_op):
+        transform.structured.vectorize %o : !transform.any_op
+      }
+    }
+    transform.apply_patterns to %group {
+      transform.apply_patterns.int21.multiply_add_to_fma
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %group : !transform.any_op
+    transform.include @cpu.hoist_accumulators failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.apply_patterns to %group {
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %group : !transform.any_op
+    // The accumulators' transpose: a 2-D one (one panel) as shuffles of
+    // whole registers, the 3-D ones element by element.
+    transform.apply_patterns to %group {
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
+    } : !transform.any_op
+    transform.yield
+  }
 }

@@ -137,7 +137,7 @@ bool isFilterLanesConv2d(Operation *op) {
          maps[0].getResult(1) == d(5);
 }
 
-bool isPanelMatmul(Operation *op) {
+bool isPanelMatmul(Operation *op, bool transposedA) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumLoops() != 4 ||
       generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
@@ -150,9 +150,10 @@ bool isPanelMatmul(Operation *op) {
     return false;
   MLIRContext *ctx = op->getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap a = transposedA ? AffineMap::get(4, 0, {d(3), d(0)}, ctx)
+                            : AffineMap::get(4, 0, {d(0), d(3)}, ctx);
   return generic.getIndexingMapsArray() ==
-         SmallVector<AffineMap>{AffineMap::get(4, 0, {d(0), d(3)}, ctx),
-                                AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
+         SmallVector<AffineMap>{a, AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
                                 AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
 }
 
@@ -374,9 +375,9 @@ void moveReshapesOut(FusionGroupOp group) {
     bool panels = false;
     for (Operation &op : group.getBody().front())
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
-          isPanelMatmul(&op)) {
+          isPanelMatmul(&op) || isPanelMatmul(&op, /*transposedA=*/true)) {
         matmul = &op;
-        panels = isPanelMatmul(&op);
+        panels = isPanelMatmul(&op) || isPanelMatmul(&op, true);
         break;
       }
     linalg::ControlDropUnitDims unitDims;

@@ -107,8 +107,10 @@ bool isFilterLanesConv2d(Operation *op);
 bool isChannelLanesDepthwise2d(Operation *op);
 /// A product with its right operand in panels of 16 columns (see
 /// LowerToLinalg/Structured.cpp): a generic with loops (m, nb, ni, k), A at
-/// (m, k), B [N/16, K, 16] at (nb, k, ni), the output [M, N/16, 16].
-bool isPanelMatmul(Operation *op);
+/// (m, k) (at (k, m) if `transposedA`: a pointwise convolution's input, see
+/// LowerToLinalg/NN.cpp), B [N/16, K, 16] at (nb, k, ni), the output [M,
+/// N/16, 16].
+bool isPanelMatmul(Operation *op, bool transposedA = false);
 /// A depthwise convolution over two spatial dimensions in the form the
 /// lowering writes it: a generic with loops (n, c, oh, ow, kh, kw), input
 /// (n, c, oh * s + kh * d, ow * s + kw * d), weight (c, kh, kw), output
@@ -156,6 +158,8 @@ Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.matmul_panels on dims {m, n, k}.
 Knobs panelMatmulKnobs(llvm::ArrayRef<int64_t> dims);
+/// @cpu.matmul_panels_transposed on dims {f, p, k}.
+Knobs transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
 /// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an
