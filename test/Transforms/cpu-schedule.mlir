@@ -148,19 +148,41 @@ func.func @conv_7x7(%x: tensor<1x16x9x9xf32>, %w: tensor<32x16x3x3xf32>) -> tens
 // -----
 
 // Elementwise ops outside any group are scheduled as groups of one:
-// threads over the outer dimension, vectors along the inner one.
+// threads over the outer dimension, vectors along the inner one (a work
+// large enough for threads: see the tiny groups below).
 // CHECK-LABEL: func.func @elementwise
 // CHECK: scf.forall
 // CHECK: math.exp {{.*}} : vector<64xf32>
 // CHECK-NOT: linalg.generic
-func.func @elementwise(%x: tensor<32x64xf32>) -> tensor<32x64xf32> {
-  %e = tensor.empty() : tensor<32x64xf32>
-  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<32x64xf32>) outs(%e : tensor<32x64xf32>) {
+func.func @elementwise(%x: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %e = tensor.empty() : tensor<256x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<256x64xf32>) outs(%e : tensor<256x64xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = math.exp %a : f32
     linalg.yield %r : f32
-  } -> tensor<32x64xf32>
-  return %0 : tensor<32x64xf32>
+  } -> tensor<256x64xf32>
+  return %0 : tensor<256x64xf32>
+}
+
+// -----
+
+// A group whose work a fork and join of the threads would outweigh (8 rows
+// of 64: 2 KiB in, 2 KiB out, 512 exponentials) takes one thread tile of
+// all of it (every par_ knob at its dimension's extent): no parallel loop.
+// CHECK-LABEL: func.func @tiny_elementwise
+// CHECK-NOT: scf.forall
+// CHECK: scf.for {{.*}} to %c8 step %c1
+// CHECK: math.exp {{.*}} : vector<64xf32>
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @tiny_elementwise(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %e = tensor.empty() : tensor<8x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
 }
 
 // -----
@@ -267,12 +289,13 @@ func.func @depthwise_bias_relu6(%x: tensor<1x16x16x16xf32>, %w: tensor<16x3x3xf3
 // -----
 
 // A depthwise convolution of stride 2 with nothing after it: the
-// convolution is the root, threads over channels and rows all the same. A
+// convolution is the root, threads over channels (4 a tile) and rows all the
+// same. A
 // window step reads each row's contiguous span (15 values) and keeps every
 // second value, instead of loading them one by one.
 // CHECK-LABEL: func.func @depthwise_stride2
 // CHECK: scf.forall
-// CHECK: %[[PADDED:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[1, 1] [16, 16] [1, 1] : tensor<16x16xf32> into tensor<17x17xf32>
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 1] [4, 16, 16] [1, 1, 1] : tensor<4x16x16xf32> into tensor<4x17x17xf32>
 // CHECK-NEXT: tensor.expand_shape %[[PADDED]]
 // CHECK: vector.transfer_read {{.*}} vector<8x15xf32>
 // CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<15xf32>, vector<15xf32>
@@ -280,24 +303,24 @@ func.func @depthwise_bias_relu6(%x: tensor<1x16x16x16xf32>, %w: tensor<16x3x3xf3
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall
 // CHECK: return
-func.func @depthwise_stride2(%x: tensor<1x8x16x16xf32>, %w: tensor<8x3x3xf32>) -> tensor<1x8x8x8xf32> {
+func.func @depthwise_stride2(%x: tensor<1x32x16x16xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x8x8xf32> {
   %0 = int21.fusion_group {
     %zero = arith.constant 0.0 : f32
     %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
     ^bb0(%i: index, %j: index, %k: index, %l: index):
       tensor.yield %zero : f32
-    } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
-    %e = tensor.empty() : tensor<1x8x8x8xf32>
-    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-    %conv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%padded, %w : tensor<1x8x18x18xf32>, tensor<8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) {
+    } : tensor<1x32x16x16xf32> to tensor<1x32x18x18xf32>
+    %e = tensor.empty() : tensor<1x32x8x8xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+    %conv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%padded, %w : tensor<1x32x18x18xf32>, tensor<32x3x3xf32>) outs(%f : tensor<1x32x8x8xf32>) {
     ^bb0(%in: f32, %wt: f32, %out: f32):
       %m = arith.mulf %in, %wt : f32
       %a = arith.addf %out, %m : f32
       linalg.yield %a : f32
-    } -> tensor<1x8x8x8xf32>
-    int21.yield %conv : tensor<1x8x8x8xf32>
-  } : tensor<1x8x8x8xf32>
-  return %0 : tensor<1x8x8x8xf32>
+    } -> tensor<1x32x8x8xf32>
+    int21.yield %conv : tensor<1x32x8x8xf32>
+  } : tensor<1x32x8x8xf32>
+  return %0 : tensor<1x32x8x8xf32>
 }
 
 // -----

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace int21;
@@ -393,6 +394,60 @@ std::optional<Plan> planOuterForall(linalg::LinalgOp root,
   return plan;
 }
 
+/// Whether the group's work is too small to share between threads: a
+/// fork and join of the OpenMP team (2-5 us) would cost more than a second
+/// thread saves. The work is counted as the ops of the bodies over the
+/// iterations (at 16 a nanosecond: vectors of f32, about one a cycle) and
+/// the bytes of the group's operands and results (at 16 a nanosecond from
+/// the caches); tiny below 2 us.
+bool isTinyWork(FusionGroupOp group, ArrayRef<linalg::LinalgOp> ops) {
+  auto bytesOf = [](Type type) -> double {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape() ||
+        !shaped.getElementType().isIntOrFloat())
+      return 0;
+    return shaped.getNumElements() *
+           std::max<unsigned>(1, shaped.getElementType().getIntOrFloatBitWidth() / 8);
+  };
+  double work = 0, bytes = 0;
+  for (linalg::LinalgOp op : ops) {
+    if (!hasStaticTensorLoops(op))
+      return false;
+    double iterations = 1;
+    for (int64_t size : op.getStaticLoopRanges())
+      iterations *= size;
+    double bodyOps = 0;
+    for (Operation &inner : op->getRegion(0).front().without_terminator())
+      if (!isa<linalg::IndexOp>(inner))
+        ++bodyOps;
+    work += iterations * std::max(1.0, bodyOps);
+  }
+  for (Value operand : group->getOperands())
+    bytes += bytesOf(operand.getType());
+  for (Type type : group->getResultTypes())
+    bytes += bytesOf(type);
+  // (Values used from above, not operands of the group op.)
+  llvm::SetVector<Value> captured;
+  mlir::getUsedValuesDefinedAbove(group->getRegion(0), captured);
+  for (Value value : captured)
+    bytes += bytesOf(value.getType());
+  constexpr double kOpsPerNs = 16, kBytesPerNs = 16, kTinyNs = 2000;
+  return std::max(work / kOpsPerNs, bytes / kBytesPerNs) < kTinyNs;
+}
+
+/// A plan whose thread tiles are all the work: every par_ knob at the
+/// extent of the dimension it tiles.
+void oneThreadTile(Plan &plan) {
+  const TemplateRules *rules = cpu::lookupRules(plan.sequence);
+  if (!rules || !rules->extent)
+    return;
+  for (auto &entry : plan.knobs)
+    if (entry.getKey().starts_with("par_"))
+      if (std::optional<int64_t> extent =
+              rules->extent(entry.getKey(), plan.dims))
+        entry.getValue() = std::max<int64_t>(entry.getValue(), *extent);
+}
+
 } // namespace
 
 /// The plans of the default CPU schedule for a group, most specific first.
@@ -431,5 +486,8 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
   }
   if (std::optional<Plan> plan = planOuterForall(root, ops))
     plans.push_back(std::move(*plan));
+  if (isTinyWork(group, ops))
+    for (Plan &plan : plans)
+      oneThreadTile(plan);
   return plans;
 }
