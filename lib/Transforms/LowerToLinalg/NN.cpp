@@ -2,7 +2,13 @@
 //
 // 2-D convolutions and pools become the named NCHW linalg ops (after a
 // tensor.pad); other ranks and transposed convolutions become
-// linalg.generic. Biases initialise the accumulator.
+// linalg.generic. Biases initialise the accumulator. For CPU targets
+// (`filterLanes`), convolutions with a constant weight take blocked forms
+// whose vectors every lane fills: filters in blocks of 16 (one-group
+// convolutions), channels in blocks of 16 (depthwise ones with 5x5 windows
+// on narrow or strided rows), the weight's transpose in panels of 16
+// filters (pointwise ones on small maps); pointwise ones of one image are
+// matmuls.
 //
 //===----------------------------------------------------------------------===//
 

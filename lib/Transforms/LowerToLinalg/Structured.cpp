@@ -2,7 +2,8 @@
 //
 // Lowerings onto named linalg ops where one fits (matmul, batch_matmul,
 // transpose, reduce, softmax) and linalg.generic where none does (matmul
-// with broadcast batch dimensions, expand, log-softmax).
+// with broadcast batch dimensions, expand, log-softmax, and for CPU targets
+// a matmul with a constant right operand in panels of 16 columns).
 //
 //===----------------------------------------------------------------------===//
 
