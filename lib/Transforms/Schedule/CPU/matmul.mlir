@@ -7,7 +7,9 @@
 //
 // Payload ops are found by the tags int21-cpu-schedule puts on them:
 // int21.root (the op whose result leaves the group), int21.anchor,
-// int21.fuse (to fuse into the thread tiles), int21.ew (elementwise ops).
+// int21.fuse (to fuse into the thread tiles), int21.ew (elementwise ops),
+// int21.pack (an input the group lays out anew for its anchor, see
+// @cpu.depthwise_channel_lanes).
 // Knobs: par_* thread tile, cache_k K tile, reg_* register tile (reg_k > 1
 // unrolls the K loop into reg_k outer products per step), pack_b and cache_n
 // copy panels of B into contiguous buffers (see @cpu.matmul_cache_tiles);
