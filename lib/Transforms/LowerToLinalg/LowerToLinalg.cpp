@@ -127,6 +127,58 @@ Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value value,
   return tensor::ExpandShapeOp::create(b, loc, type, flat, all);
 }
 
+Value lowering::transposeTensor(OpBuilder &b, Location loc, Value value,
+                                ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t dim : perm)
+    shape.push_back(type.getDimSize(dim));
+  return linalg::TransposeOp::create(
+             b, loc, value,
+             tensor::EmptyOp::create(b, loc, shape, type.getElementType()),
+             perm)
+      .getResult()[0];
+}
+
+Value lowering::columnPanels(OpBuilder &b, Location loc, Value matrix,
+                             bool transposed) {
+  auto type = cast<RankedTensorType>(matrix.getType());
+  int64_t k = type.getDimSize(transposed ? 1 : 0),
+          blocks = type.getDimSize(transposed ? 0 : 1) / 16;
+  // [K, N/16, 16] or [N/16, 16, K], then the panels' order.
+  SmallVector<int64_t> split =
+      transposed ? SmallVector<int64_t>{blocks, 16, k}
+                 : SmallVector<int64_t>{k, blocks, 16};
+  Value blocked = reshapeTensor(
+      b, loc, matrix, RankedTensorType::get(split, type.getElementType()));
+  return transposeTensor(b, loc, blocked,
+                         transposed ? ArrayRef<int64_t>{0, 2, 1}
+                                    : ArrayRef<int64_t>{1, 0, 2});
+}
+
+Value lowering::panelProduct(OpBuilder &b, Location loc, Value lhs,
+                             bool lhsTransposed, Value panels, Value init) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {
+      lhsTransposed ? AffineMap::get(4, 0, {d(3), d(0)}, ctx)
+                    : AffineMap::get(4, 0, {d(0), d(3)}, ctx),
+      AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
+      AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{lhs, panels}, init, maps,
+             iterators,
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value mul = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::AddFOp::create(nb, nloc, args[2], mul).getResult());
+             })
+      .getResult(0);
+}
+
 bool lowering::isLowerableElementType(Type type) {
   if (isa<FloatType>(type))
     return true;

@@ -55,6 +55,25 @@ Value normalizeIndex(OpBuilder &b, Location loc, Value index, int64_t size);
 Value reshapeTensor(OpBuilder &b, Location loc, Value value,
                     RankedTensorType type);
 
+/// `value` transposed by `perm` (linalg.transpose into a tensor.empty of
+/// the permuted shape).
+Value transposeTensor(OpBuilder &b, Location loc, Value value,
+                      ArrayRef<int64_t> perm);
+
+/// The panels of 16 columns of a constant [K, N] operand, [N/16, K, 16]
+/// (folded into a constant by int21-outline-weights): a register tile of
+/// the CPU's panel templates reads one as consecutive vectors. With
+/// `transposed`, `matrix` is [N, K] and the panels are those of its
+/// transpose.
+Value columnPanels(OpBuilder &b, Location loc, Value matrix, bool transposed);
+
+/// `lhs` [M, K] (read as [K, M] when `lhsTransposed`) times `panels` [N/16,
+/// K, 16], accumulated into `init` [M, N/16, 16]: a float generic over
+/// (m, nb, ni, k), the form @cpu.matmul_panels and
+/// @cpu.matmul_panels_transposed schedule.
+Value panelProduct(OpBuilder &b, Location loc, Value lhs, bool lhsTransposed,
+                   Value panels, Value init);
+
 /// Whether `type` is an element type the lowering handles: floats, signless
 /// integers and unsigned integers (computed on as signless, see
 /// `signlessType`); anything else, explicitly signed integers included, is

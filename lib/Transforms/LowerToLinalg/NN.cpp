@@ -252,13 +252,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // The weight transposed, [C, F] (folded into a constant of its own by
     // int21-outline-weights).
     auto transposeWeight = [&]() -> Value {
-      return linalg::TransposeOp::create(
-                 b, loc, weight,
-                 tensor::EmptyOp::create(b, loc,
-                                         ArrayRef<int64_t>{channels, filters},
-                                         weightType.getElementType()),
-                 ArrayRef<int64_t>{1, 0})
-          .getResult()[0];
+      return transposeTensor(b, loc, weight, {1, 0});
     };
     if (pixels == 1) {
       // A 1x1 map (a squeeze-excite block's FC layers): [1, C] x [C, F], so
@@ -302,14 +296,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
             init,
             {b.getNamedAttr("indexing_maps", maps)})
             .getResult(0);
-    Value back =
-        linalg::TransposeOp::create(
-            b, loc, productT,
-            tensor::EmptyOp::create(b, loc,
-                                    ArrayRef<int64_t>{filters, pixels},
-                                    elementType),
-            ArrayRef<int64_t>{1, 0})
-            .getResult()[0];
+    Value back = transposeTensor(b, loc, productT, {1, 0});
     return tensor::ExpandShapeOp::create(
         b, loc, resultType, back, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
   }
@@ -326,58 +313,21 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
   static Value transposedPanelProduct(OpBuilder &b, Location loc, Value input,
                                       Value weight, Value bias,
                                       RankedTensorType resultType) {
-    auto weightType = cast<RankedTensorType>(weight.getType());
     Type element = resultType.getElementType();
-    int64_t filters = weightType.getDimSize(0),
-            channels = weightType.getDimSize(1), blocks = filters / 16,
+    int64_t filters = cast<RankedTensorType>(weight.getType()).getDimSize(0),
+            blocks = filters / 16,
             pixels = cast<RankedTensorType>(input.getType()).getDimSize(1);
-    Value split = tensor::ExpandShapeOp::create(
-        b, loc,
-        RankedTensorType::get({blocks, 16, channels},
-                              weightType.getElementType()),
-        weight, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-    Value panels =
-        linalg::TransposeOp::create(
-            b, loc, split,
-            tensor::EmptyOp::create(b, loc,
-                                    ArrayRef<int64_t>{blocks, channels, 16},
-                                    weightType.getElementType()),
-            ArrayRef<int64_t>{0, 2, 1})
-            .getResult()[0];
-    auto outType = RankedTensorType::get({pixels, blocks, 16}, element);
+    Value panels = columnPanels(b, loc, weight, /*transposed=*/true);
     if (bias)
-      bias = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({blocks, 16}, element), bias,
-          ArrayRef<ReassociationIndices>{{0, 1}});
-    Value init = convInit(b, loc, outType, bias, /*channelDims=*/2);
-    MLIRContext *ctx = b.getContext();
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(4, 0, {d(3), d(0)}, ctx),
-        AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
-        AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
-    SmallVector<IteratorType> iterators(3, IteratorType::parallel);
-    iterators.push_back(IteratorType::reduction);
+      bias = splitGroups(b, loc, bias, 0, blocks);
+    Value init =
+        convInit(b, loc, RankedTensorType::get({pixels, blocks, 16}, element),
+                 bias, /*channelDims=*/2);
     Value product =
-        linalg::GenericOp::create(
-            b, loc, outType, ValueRange{input, panels}, init, maps, iterators,
-            [](OpBuilder &nb, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  multiplyAccumulate(nb, nloc, args[2], args[0], args[1]));
-            })
-            .getResult(0);
-    Value back =
-        linalg::TransposeOp::create(
-            b, loc, product,
-            tensor::EmptyOp::create(b, loc,
-                                    ArrayRef<int64_t>{blocks, 16, pixels},
-                                    element),
-            ArrayRef<int64_t>{1, 2, 0})
-            .getResult()[0];
-    Value rows = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({filters, pixels}, element), back,
-        ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        panelProduct(b, loc, input, /*lhsTransposed=*/true, panels, init);
+    Value rows = reshapeTensor(
+        b, loc, transposeTensor(b, loc, product, {1, 2, 0}),
+        RankedTensorType::get({filters, pixels}, element));
     return tensor::ExpandShapeOp::create(
         b, loc, resultType, rows,
         ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
@@ -420,29 +370,17 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                ArrayRef<int64_t> strides,
                                ArrayRef<int64_t> dilations) {
     auto weightType = cast<RankedTensorType>(weight.getType());
-    Type element = weightType.getElementType();
     ArrayRef<int64_t> w = weightType.getShape();
     ArrayRef<int64_t> o = initType.getShape();
     int64_t blocks = w[0] / 16;
-    Value split = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get({blocks, 16, w[1], w[2], w[3]}, element),
-        weight, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
-    Value blocked =
-        linalg::TransposeOp::create(
-            b, loc, split,
-            tensor::EmptyOp::create(
-                b, loc, ArrayRef<int64_t>{blocks, w[1], w[2], w[3], 16},
-                element),
-            ArrayRef<int64_t>{0, 2, 3, 4, 1})
-            .getResult()[0];
+    Value blocked = transposeTensor(b, loc, splitGroups(b, loc, weight, 0, blocks),
+                                    {0, 2, 3, 4, 1});
     SmallVector<ReassociationIndices> toNCHW = {{0}, {1, 2}, {3}, {4}};
     auto outType = RankedTensorType::get({o[0], blocks, 16, o[2], o[3]},
                                          initType.getElementType());
     // The bias [F/16, 16] broadcast over the blocked output (or zeros).
     if (bias)
-      bias = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({blocks, 16}, initType.getElementType()),
-          bias, ArrayRef<ReassociationIndices>{{0, 1}});
+      bias = splitGroups(b, loc, bias, 0, blocks);
     Value out = convInit(b, loc, outType, bias, /*channelDims=*/2);
     MLIRContext *ctx = b.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -491,42 +429,21 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     ArrayRef<int64_t> w = cast<RankedTensorType>(weight.getType()).getShape();
     ArrayRef<int64_t> o = resultType.getShape();
     int64_t blocks = in[1] / lanes;
-    Value split = tensor::ExpandShapeOp::create(
-        b, loc,
-        RankedTensorType::get({in[0], blocks, lanes, in[2], in[3]}, element),
-        input, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-    Value packed =
-        linalg::TransposeOp::create(
-            b, loc, split,
-            tensor::EmptyOp::create(
-                b, loc,
-                ArrayRef<int64_t>{in[0], blocks, in[2], in[3], lanes},
-                element),
-            ArrayRef<int64_t>{0, 1, 3, 4, 2})
-            .getResult()[0];
+    Value packed = transposeTensor(b, loc, splitGroups(b, loc, input, 1, blocks),
+                                   {0, 1, 3, 4, 2});
     packed = padTrailing(b, loc, packed, {pads[0], pads[1], 0},
                          {pads[2], pads[3], 0}, zeroAttr(element));
     // The weight [C, 1, KH, KW] as [C/L, KH, KW, L].
-    Value weightSplit = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get({blocks, lanes, w[2], w[3]}, element),
-        tensor::CollapseShapeOp::create(
-            b, loc, RankedTensorType::get({w[0], w[2], w[3]}, element), weight,
-            ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}}),
-        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
-    Value blockedWeight =
-        linalg::TransposeOp::create(
-            b, loc, weightSplit,
-            tensor::EmptyOp::create(
-                b, loc, ArrayRef<int64_t>{blocks, w[2], w[3], lanes}, element),
-            ArrayRef<int64_t>{0, 2, 3, 1})
-            .getResult()[0];
+    Value weightSplit = splitGroups(
+        b, loc,
+        reshapeTensor(b, loc, weight,
+                      RankedTensorType::get({w[0], w[2], w[3]}, element)),
+        0, blocks);
+    Value blockedWeight = transposeTensor(b, loc, weightSplit, {0, 2, 3, 1});
     auto outType = RankedTensorType::get({o[0], blocks, lanes, o[2], o[3]},
                                          resultType.getElementType());
     if (bias)
-      bias = tensor::ExpandShapeOp::create(
-          b, loc,
-          RankedTensorType::get({blocks, lanes}, resultType.getElementType()),
-          bias, ArrayRef<ReassociationIndices>{{0, 1}});
+      bias = splitGroups(b, loc, bias, 0, blocks);
     Value out = convInit(b, loc, outType, bias, /*channelDims=*/2);
     MLIRContext *ctx = b.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };

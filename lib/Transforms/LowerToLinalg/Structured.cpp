@@ -57,7 +57,7 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       : OpConversionPattern(converter, ctx), panels(panels) {}
 
   /// Whether products with a constant right operand lay it out in panels
-  /// (CPU targets; see panelProduct).
+  /// (CPU targets; see panelMatmul).
   bool panels;
 
   /// Whether [rows, k] x `rhs` [k, n] runs with the right operand in panels
@@ -85,44 +85,16 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
   /// panels as consecutive vectors, where rows of B N floats apart (8 KiB
   /// for 2048 columns: every row in the same L1 sets, a page apart for the
   /// prefetcher) were read from L2 at every step (@cpu.matmul_panels).
-  static Value panelProduct(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                            RankedTensorType resultType) {
-    auto rhsType = cast<RankedTensorType>(rhs.getType());
+  static Value panelMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                           RankedTensorType resultType) {
     Type element = resultType.getElementType();
-    int64_t m = resultType.getDimSize(0), k = rhsType.getDimSize(0),
-            n = rhsType.getDimSize(1), blocks = n / 16;
-    Value split = tensor::ExpandShapeOp::create(
-        b, loc,
-        RankedTensorType::get({k, blocks, 16}, rhsType.getElementType()), rhs,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-    Value panelsOfB =
-        linalg::TransposeOp::create(
-            b, loc, split,
-            tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{blocks, k, 16},
-                                    rhsType.getElementType()),
-            ArrayRef<int64_t>{1, 0, 2})
-            .getResult()[0];
-    auto outType = RankedTensorType::get({m, blocks, 16}, element);
-    Value init = filledTensor(b, loc, outType, zeroAttr(b, element));
-    MLIRContext *ctx = b.getContext();
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(4, 0, {d(0), d(3)}, ctx),
-        AffineMap::get(4, 0, {d(1), d(3), d(2)}, ctx),
-        AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
-    SmallVector<utils::IteratorType> iterators(3,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    int64_t m = resultType.getDimSize(0), blocks = resultType.getDimSize(1) / 16;
+    Value panels = columnPanels(b, loc, rhs, /*transposed=*/false);
+    Value init = filledTensor(
+        b, loc, RankedTensorType::get({m, blocks, 16}, element),
+        zeroAttr(b, element));
     Value product =
-        linalg::GenericOp::create(
-            b, loc, outType, ValueRange{lhs, panelsOfB}, init, maps, iterators,
-            [](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value mul = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-              linalg::YieldOp::create(
-                  nb, nloc, arith::AddFOp::create(nb, nloc, args[2], mul)
-                                .getResult());
-            })
-            .getResult(0);
+        panelProduct(b, loc, lhs, /*lhsTransposed=*/false, panels, init);
     return tensor::CollapseShapeOp::create(
         b, loc, resultType, product,
         ArrayRef<ReassociationIndices>{{0}, {1, 2}});
@@ -146,7 +118,7 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     if (rank == 2 && panels &&
         wantsPanels(rhs, resultType.getDimSize(0), elementType) &&
         resultType.hasStaticShape()) {
-      rewriter.replaceOp(op, panelProduct(rewriter, loc, lhs, rhs, resultType));
+      rewriter.replaceOp(op, panelMatmul(rewriter, loc, lhs, rhs, resultType));
       return success();
     }
     if (rank == 2) {
@@ -181,8 +153,8 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       if (panels && wantsPanels(rhs, rows, elementType)) {
         rewriter.replaceOp(
             op, reshapeTensor(rewriter, loc,
-                              panelProduct(rewriter, loc, flatLhsValue, rhs,
-                                           flatResult),
+                              panelMatmul(rewriter, loc, flatLhsValue, rhs,
+                                          flatResult),
                               resultType));
         return success();
       }

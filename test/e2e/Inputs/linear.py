@@ -12,8 +12,9 @@ import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from depthwise import save_case
 
 CASES = [
     # name, input shape, K, N, gemm (transB), epilogue, residual
@@ -77,22 +78,11 @@ def main(out):
             nodes, name, inputs,
             [helper.make_tensor_value_info("y", TensorProto.FLOAT, y.shape)],
             inits)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-        onnx.checker.check_model(model)
-        case = os.path.join(out, name)
-        data = os.path.join(case, "test_data_set_0")
-        os.makedirs(data, exist_ok=True)
-        onnx.save(model, os.path.join(case, "model.onnx"))
-        for i, (tensor, array) in enumerate(feeds):
-            with open(os.path.join(data, f"input_{i}.pb"), "wb") as f:
-                f.write(numpy_helper.from_array(array, tensor).SerializeToString())
-        with open(os.path.join(data, "output_0.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(y, "y").SerializeToString())
+        save_case(out, name, graph, feeds, y)
         # Sums of up to 96 products in float32 against float64: an element
         # near zero is off by ~1e-6.
-        with open(os.path.join(case, "data.json"), "w") as f:
+        with open(os.path.join(out, name, "data.json"), "w") as f:
             json.dump({"rtol": 1e-4, "atol": 1e-5}, f)
-        print(name)
 
 
 if __name__ == "__main__":

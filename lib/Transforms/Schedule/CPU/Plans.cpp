@@ -237,61 +237,53 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
 }
 
 /// A product with its constant right operand in panels of 16 columns: the
-/// generic over (m, nb, ni, k), the other ops elementwise over its output
-/// [M, N/16, 16] (the zeros it starts from, the epilogue), and the panels'
-/// own transpose where int21-outline-weights did not fold it (computed once,
-/// before the threads).
-std::optional<Plan> planPanelMatmul(linalg::LinalgOp root,
-                                    ArrayRef<linalg::LinalgOp> ops) {
+/// generic over (m, nb, ni, k) (@cpu.matmul_panels), the other ops
+/// elementwise over its output [M, N/16, 16] (the zeros or the bias it
+/// starts from, the epilogue), and the panels' own transpose where
+/// int21-outline-weights did not fold it (computed once, before the
+/// threads). Or a pointwise convolution's transposed product, A read at
+/// (k, m), [P, F/16, 16] then transposed to the group's [F/16, 16, P]
+/// (@cpu.matmul_panels_transposed), the other ops over either shape.
+std::optional<Plan> planPanels(linalg::LinalgOp root,
+                               ArrayRef<linalg::LinalgOp> ops) {
   linalg::LinalgOp anchor = soleAnchor(ops);
-  if (!anchor || !isPanelMatmul(anchor) || !hasStaticTensorLoops(anchor))
+  if (!anchor || !hasStaticTensorLoops(anchor))
     return std::nullopt;
-  auto panels =
-      anchor.getDpsInputOperand(1)->get().getDefiningOp<linalg::TransposeOp>();
-  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
-  SmallVector<int64_t> out = {loops[0], loops[1], loops[2]};
-  for (linalg::LinalgOp op : ops)
-    if (op != anchor && op != panels && !isElementwiseOver(op, out))
-      return std::nullopt;
-  Plan plan;
-  plan.sequence = "cpu.matmul_panels";
-  plan.dims = {loops[0], loops[1] * loops[2], loops[3]};
-  plan.knobs = panelMatmulKnobs(plan.dims);
-  tagAroundAnchor(plan, root, anchor, ops,
-                  [&](Operation *op) { return op == panels; });
-  return plan;
-}
-
-/// The transposed product of a pointwise convolution with its weight in
-/// panels: [P, F/16, 16] = A[k, p]^T x panels, then transposed to the
-/// group's [F/16, 16, P]; the other ops elementwise over either shape (the
-/// bias the product starts from, the epilogue after the transpose).
-std::optional<Plan> planTransposedPanels(linalg::LinalgOp root,
-                                         ArrayRef<linalg::LinalgOp> ops) {
-  linalg::LinalgOp anchor = soleAnchor(ops);
-  if (!anchor || !isPanelMatmul(anchor, /*transposedA=*/true) ||
-      !hasStaticTensorLoops(anchor) || !anchor->getResult(0).hasOneUse())
+  bool transposedA = isPanelMatmul(anchor, /*transposedA=*/true);
+  if (!transposedA && !isPanelMatmul(anchor))
     return std::nullopt;
-  auto transpose =
-      dyn_cast<linalg::TransposeOp>(*anchor->getResult(0).getUsers().begin());
-  if (!transpose || transpose->getParentOp() != anchor->getParentOp() ||
-      transpose.getPermutation() != ArrayRef<int64_t>{1, 2, 0})
-    return std::nullopt;
-  auto panels =
-      anchor.getDpsInputOperand(1)->get().getDefiningOp<linalg::TransposeOp>();
   SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
   SmallVector<int64_t> product = {loops[0], loops[1], loops[2]},
-                       result = {loops[1], loops[2], loops[0]};
+                       result = product;
+  linalg::TransposeOp transpose;
+  if (transposedA) {
+    if (!anchor->getResult(0).hasOneUse())
+      return std::nullopt;
+    transpose = dyn_cast<linalg::TransposeOp>(
+        *anchor->getResult(0).getUsers().begin());
+    if (!transpose || transpose->getParentOp() != anchor->getParentOp() ||
+        transpose.getPermutation() != ArrayRef<int64_t>{1, 2, 0})
+      return std::nullopt;
+    result = {loops[1], loops[2], loops[0]};
+  }
+  auto panels =
+      anchor.getDpsInputOperand(1)->get().getDefiningOp<linalg::TransposeOp>();
   for (linalg::LinalgOp op : ops)
     if (op != anchor && op != transpose && op != panels &&
         !isElementwiseOver(op, product) && !isElementwiseOver(op, result))
       return std::nullopt;
-  if (root != transpose && !isElementwiseOver(root, result))
+  if (transposedA && root != transpose && !isElementwiseOver(root, result))
     return std::nullopt;
   Plan plan;
-  plan.sequence = "cpu.matmul_panels_transposed";
-  plan.dims = {loops[1] * loops[2], loops[0], loops[3]};
-  plan.knobs = transposedPanelsKnobs(plan.dims);
+  if (transposedA) {
+    plan.sequence = "cpu.matmul_panels_transposed";
+    plan.dims = {loops[1] * loops[2], loops[0], loops[3]};
+    plan.knobs = transposedPanelsKnobs(plan.dims);
+  } else {
+    plan.sequence = "cpu.matmul_panels";
+    plan.dims = {loops[0], loops[1] * loops[2], loops[3]};
+    plan.knobs = panelMatmulKnobs(plan.dims);
+  }
   tagAroundAnchor(plan, root, anchor, ops,
                   [&](Operation *op) { return op == panels; });
   return plan;
@@ -475,9 +467,7 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
     else if (std::optional<Plan> plan =
                  planChannelLanesDepthwise(group, root, ops))
       plans.push_back(std::move(*plan));
-    else if (std::optional<Plan> plan = planPanelMatmul(root, ops))
-      plans.push_back(std::move(*plan));
-    else if (std::optional<Plan> plan = planTransposedPanels(root, ops))
+    else if (std::optional<Plan> plan = planPanels(root, ops))
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan = planAnchored(group, root, ops))
       plans.push_back(std::move(*plan));

@@ -788,22 +788,29 @@ static Knobs panelMatmulDefaults(llvm::ArrayRef<int64_t> dims) {
   return panelMatmulKnobs(dims);
 }
 
-static bool panelMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
-                             std::string &why) {
-  if (knobOr0(knobs, "reg_m") > knobOr0(knobs, "par_m") ||
+/// The register tile of the panel templates (reg_<rows> rows x reg_nb
+/// panels) within their thread tile and the registers: 32 vector registers
+/// hold the accumulators, the panels' vectors and a broadcast element.
+static bool panelTileCheck(const Knobs &knobs, llvm::StringRef rows,
+                           std::string &why) {
+  std::string reg = ("reg_" + rows).str(), par = ("par_" + rows).str();
+  if (knobOr0(knobs, reg) > knobOr0(knobs, par) ||
       knobOr0(knobs, "reg_nb") > knobOr0(knobs, "par_nb")) {
-    why = "the register tile (reg_m x reg_nb) exceeds the thread tile "
-          "(par_m x par_nb)";
+    why = "the register tile (" + reg + " x reg_nb) exceeds the thread tile (" +
+          par + " x par_nb)";
     return false;
   }
-  // 32 vector registers: the accumulators, the panels' vectors and a
-  // broadcast element.
-  if (knobOr0(knobs, "reg_m") * knobOr0(knobs, "reg_nb") > 28) {
-    why = "the register tile (reg_m x reg_nb) needs more accumulators than "
-          "there are vector registers";
+  if (knobOr0(knobs, reg) * knobOr0(knobs, "reg_nb") > 28) {
+    why = "the register tile (" + reg +
+          " x reg_nb) needs more accumulators than there are vector registers";
     return false;
   }
   return true;
+}
+
+static bool panelMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                             std::string &why) {
+  return panelTileCheck(knobs, "m", why);
 }
 
 static std::optional<int64_t>
@@ -839,18 +846,7 @@ static Knobs transposedPanelsDefaults(llvm::ArrayRef<int64_t> dims) {
 
 static bool transposedPanelsCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
                                   std::string &why) {
-  if (knobOr0(knobs, "reg_p") > knobOr0(knobs, "par_p") ||
-      knobOr0(knobs, "reg_nb") > knobOr0(knobs, "par_nb")) {
-    why = "the register tile (reg_p x reg_nb) exceeds the thread tile "
-          "(par_p x par_nb)";
-    return false;
-  }
-  if (knobOr0(knobs, "reg_p") * knobOr0(knobs, "reg_nb") > 28) {
-    why = "the register tile (reg_p x reg_nb) needs more accumulators than "
-          "there are vector registers";
-    return false;
-  }
-  return true;
+  return panelTileCheck(knobs, "p", why);
 }
 
 static std::optional<int64_t>

@@ -118,16 +118,26 @@ bool isPlainConv(Operation *op) {
                               [](int64_t d) { return d == 1; });
 }
 
-bool isFilterLanesConv2d(Operation *op) {
+/// `op` as a generic of two inputs and one output over `loops` loops, the
+/// first `parallel` of them parallel and the rest reductions (the form of
+/// the lowering's convolutions and products); null for anything else.
+static linalg::GenericOp contractionGeneric(Operation *op, unsigned loops,
+                                            unsigned parallel) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != 8 ||
+  if (!generic || generic.getNumLoops() != loops ||
       generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+    return {};
+  for (auto [i, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
+    if (iterator != (i < parallel ? utils::IteratorType::parallel
+                                  : utils::IteratorType::reduction))
+      return {};
+  return generic;
+}
+
+bool isFilterLanesConv2d(Operation *op) {
+  linalg::GenericOp generic = contractionGeneric(op, 8, 5);
+  if (!generic)
     return false;
-  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
-  for (auto [i, iterator] : llvm::enumerate(iterators))
-    if (iterator != (i < 5 ? utils::IteratorType::parallel
-                           : utils::IteratorType::reduction))
-      return false;
   MLIRContext *ctx = op->getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
@@ -138,15 +148,8 @@ bool isFilterLanesConv2d(Operation *op) {
 }
 
 bool isPanelMatmul(Operation *op, bool transposedA) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != 4 ||
-      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
-    return false;
-  using utils::IteratorType;
-  if (generic.getIteratorTypesArray() !=
-      SmallVector<IteratorType>{IteratorType::parallel, IteratorType::parallel,
-                                IteratorType::parallel,
-                                IteratorType::reduction})
+  linalg::GenericOp generic = contractionGeneric(op, 4, 3);
+  if (!generic)
     return false;
   MLIRContext *ctx = op->getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -158,15 +161,9 @@ bool isPanelMatmul(Operation *op, bool transposedA) {
 }
 
 bool isChannelLanesDepthwise2d(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != 7 ||
-      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+  linalg::GenericOp generic = contractionGeneric(op, 7, 5);
+  if (!generic)
     return false;
-  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
-  for (auto [i, iterator] : llvm::enumerate(iterators))
-    if (iterator != (i < 5 ? utils::IteratorType::parallel
-                           : utils::IteratorType::reduction))
-      return false;
   MLIRContext *ctx = op->getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
@@ -185,17 +182,10 @@ bool isChannelLanesDepthwise2d(Operation *op) {
 static bool isWindowConv2d(Operation *op, unsigned lead, unsigned channels,
                            ArrayRef<unsigned> inputLead,
                            ArrayRef<unsigned> weightLead) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
   unsigned numLoops = lead + 4 + channels;
-  if (!generic || generic.getNumLoops() != numLoops ||
-      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+  linalg::GenericOp generic = contractionGeneric(op, numLoops, lead + 2);
+  if (!generic)
     return false;
-  using utils::IteratorType;
-  SmallVector<IteratorType> iterators = generic.getIteratorTypesArray();
-  for (auto [i, iterator] : llvm::enumerate(iterators))
-    if (iterator !=
-        (i < lead + 2 ? IteratorType::parallel : IteratorType::reduction))
-      return false;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   MLIRContext *ctx = op->getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -373,13 +363,13 @@ void moveReshapesOut(FusionGroupOp group) {
     // panels' shape.
     Operation *matmul = nullptr;
     bool panels = false;
-    for (Operation &op : group.getBody().front())
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
-          isPanelMatmul(&op) || isPanelMatmul(&op, /*transposedA=*/true)) {
+    for (Operation &op : group.getBody().front()) {
+      panels = isPanelMatmul(&op) || isPanelMatmul(&op, /*transposedA=*/true);
+      if (panels || isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)) {
         matmul = &op;
-        panels = isPanelMatmul(&op) || isPanelMatmul(&op, true);
         break;
       }
+    }
     linalg::ControlDropUnitDims unitDims;
     if (matmul) {
       int64_t rank =
