@@ -267,7 +267,13 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Value input = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({channels, pixels}, elementType),
         adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-    if (!filterLanes || !filtersAlongLanes(pixels, filters))
+    Operation *weightDef = adaptor.getWeight().getDefiningOp();
+    bool constantWeight =
+        weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>() &&
+        isa<FloatType>(elementType);
+    bool panels = filterLanes && constantWeight &&
+                  panelsOnSmallMap(pixels, filters, channels);
+    if (!panels && (!filterLanes || !filtersAlongLanes(pixels, filters)))
       return product(weight, input, filters, pixels, /*filterDim=*/0,
                      {{0, 1}, {2, 3}});
     // The pixels fill the vectors badly (a 7x7 map: 49 in 64 lanes) and the
@@ -277,9 +283,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // vectors run along the filters; the transpose is fused into the
     // register tiles (see @cpu.matmul_transposed).
     MLIRContext *ctx = b.getContext();
-    Operation *weightDef = adaptor.getWeight().getDefiningOp();
-    if (weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>() &&
-        isa<FloatType>(elementType))
+    if (constantWeight)
       return transposedPanelProduct(b, loc, input, weight, adaptor.getBias(),
                                     resultType);
     AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
@@ -499,6 +503,24 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     constexpr int64_t lanes = 16;
     int64_t padded = llvm::divideCeil(pixels, lanes) * lanes;
     return filters % lanes == 0 && pixels * 10 < padded * 9;
+  }
+
+  /// Whether a pointwise convolution with a constant weight whose pixels do
+  /// fill their vectors still runs best transposed, the weight in panels of
+  /// 16 filters (see transposedPanelProduct): on small maps (up to 16x16)
+  /// with filters in pairs of panels and at least 192 channels, where a
+  /// register tile of 12 pixels x 2 panels reads a contiguous panel and 12
+  /// consecutive input elements a step, and the pixels' form reads 12 rows
+  /// of the weight, a whole row of channels apart (4 KiB at 1024 channels:
+  /// the same L1 set). 14x14 maps, 1 thread, pixels' form -> transposed:
+  /// 512 -> 256 0.374 -> 0.320 ms, 960 -> 160 0.426 -> 0.365, 256 -> 512
+  /// 0.356 -> 0.342, chains of 1024 <-> 256 11.7 -> 9.9; slower with fewer
+  /// channels (672 -> 112 0.211 -> 0.257: 7 panels, one a tile; 112 -> 672
+  /// 0.219 -> 0.234) and on 28x28 maps (chains of 512 <-> 128: 10.2 ->
+  /// 12.6).
+  static bool panelsOnSmallMap(int64_t pixels, int64_t filters,
+                               int64_t channels) {
+    return pixels <= 256 && filters % 32 == 0 && channels >= 192;
   }
 
   LogicalResult

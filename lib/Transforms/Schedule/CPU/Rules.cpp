@@ -43,6 +43,13 @@ static int64_t pickTile(int64_t dim, int64_t unit, int64_t limit) {
 /// The register tile width along a contiguous output dimension: a vector
 /// width that divides it when one does, so that few tiles are left over.
 static int64_t pickVectorWidth(int64_t dim) {
+  // 32 lanes also where a long row leaves one vector of 16 over (784 of a
+  // 28x28 map: 24 x 32 + 16): two loads a step for the register tile's
+  // rows, where 16 x 16 lanes broadcast 16 elements for one load, as many
+  // loads as FMAs. Pointwise convolutions at 28x28, 1 thread: 512 -> 128
+  // 0.865 -> 0.715 ms, 128 -> 512 0.861 -> 0.751, 240 -> 40 0.115 -> 0.098.
+  if (dim >= 128 && dim % 32 == 16)
+    return 32;
   for (int64_t w : {32, 16})
     if (dim % w == 0)
       return w;
@@ -88,28 +95,49 @@ static int64_t pickColumns(int64_t ow) {
 
 Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   Knobs knobs;
-  // 8 rows x 32 lanes: 16 AVX-512 (or 32 AVX2) accumulators, one B row load
-  // and 8 broadcasts per k; 16 x 16 where rows are 16 lanes wide.
+  // 8 or 12 rows x 32 lanes: 16 or 24 AVX-512 (32 or 48 AVX2)
+  // accumulators, one B row load and 8 or 12 broadcasts per k; 16 x 16
+  // where rows are 16 lanes wide.
   int64_t regN = pickVectorWidth(n);
-  // 16 accumulator registers either way (8 x 32 or 16 x 16 lanes).
-  int64_t regM = std::min<int64_t>(m, regN == 16 ? 16 : 8);
+  // 12 rows where B's rows are short (the maps of 28x28 and smaller of
+  // pointwise convolutions: fewer broadcasts and loads per FMA; chains of
+  // 16 layers, 1 thread: 1024 <-> 256 at 14x14 12.0 -> 11.7 ms, 512 <-> 128
+  // at 28x28 10.5 -> 10.2), 8 on longer ones (64 <-> 256 at 56x56: 6.7 with
+  // 8, 7.1 with 12; 1024^3 as tuned), and where tiles of 12 leave fewer
+  // than 8 rows over (a tile of 4 rows has half the FMAs a load; 672 -> 112
+  // at 14x14 0.221 ms with 8 rows, 0.246 with 12).
+  int64_t regM = std::min<int64_t>(
+      m, regN == 16                                      ? 16
+         : n < 1024 && (m % 12 == 0 || m % 12 >= 8) ? 12
+                                                    : 8);
   // Where the register tiles leave a remainder, one thread tile of the whole
   // width when it is short (a 7x7 or 14x14 feature map), so that the
-  // remainder is peeled once, statically, not in every thread tile.
-  int64_t parN =
-      n % regN != 0 && n <= 512 ? n : pickTile(n, regN, 128);
+  // remainder is peeled once, statically, not in every thread tile; on a
+  // longer row, tiles of whole vectors that divide it (112 of 784: 3 x 32
+  // + 16 lanes).
+  int64_t parN = n % regN == 0 ? pickTile(n, regN, 128)
+                 : n <= 512    ? n
+                               : pickTile(n, n % 16 == 0 ? 16 : regN, 128);
   int64_t tilesN = (n + parN - 1) / parN;
   int64_t wantM = std::max<int64_t>(1, kMinThreadTiles / tilesN);
   // Thread tiles that divide M: a partial one makes every thread tile's rows
   // dynamic, and the register tiles of its remainder scalar (58 rows in
   // tiles of 48: 0.33 ms, 12x the time of one tile of 58).
-  int64_t parM = pickTile(m, regM, std::max<int64_t>(regM, m / wantM));
-  if (m % parM != 0)
-    for (int64_t t : tileOptions(m, 4))
-      if (t >= parM && m % t == 0) {
-        parM = t;
-        break;
-      }
+  auto threadRows = [&](int64_t unit) {
+    int64_t rows = pickTile(m, unit, std::max<int64_t>(unit, m / wantM));
+    if (m % rows != 0)
+      for (int64_t t : tileOptions(m, 4))
+        if (t >= rows && m % t == 0)
+          return t;
+    return rows;
+  };
+  int64_t parM = threadRows(regM);
+  // Thread tiles of a few register tiles each leave their remainder in
+  // every one (112 rows: 8 tiles of 14 = 12 + 2): then 8 rows.
+  if (regM == 12 && parM % regM != 0 && parM < 4 * regM) {
+    regM = std::min<int64_t>(m, 8);
+    parM = threadRows(regM);
+  }
   knobs["par_m"] = parM;
   knobs["par_n"] = parN;
   knobs["reg_m"] = regM;
@@ -143,19 +171,16 @@ Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
 
 Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
   Knobs knobs;
-  // reg_p rows of reg_f filters, up to 24 accumulators: 7 x 32 lanes (14
-  // accumulators, two loads of B and 7 broadcasts of A a step) on a 7x7 map;
-  // the filters' tile a divisor of their count (48 filters: 3 vectors), the
-  // pixels' one where one of 4 to 12 is, so that no register tile is left
-  // over.
+  // reg_p rows of reg_f filters, up to 24 accumulators: 12 x 32 lanes (two
+  // loads of B and 12 broadcasts of A a step); the filters' tile a divisor
+  // of their count (48 filters: 3 vectors). The most pixels, the rest of
+  // the map peeled: each register tile reads its slice of B (K x reg_f)
+  // from L2 again. Chains of 8 to 16 layers, 1 thread: 2048 <-> 512 at 7x7
+  // 6.47 ms with 7 pixels (no tile left over), 5.80 with 12 (one left
+  // over); 1024 <-> 256 at 14x14 11.25 with 7, 9.90 with 12.
   int64_t regF = f % 32 == 0 ? 32 : 16;
   int64_t maxP = std::min<int64_t>(12, 24 * 16 / regF);
   int64_t regP = std::min<int64_t>(p, maxP);
-  for (int64_t r = maxP; r >= 4; --r)
-    if (p % r == 0) {
-      regP = r;
-      break;
-    }
   // The whole of the pixels a thread tile (the A panel, K x P, is read by
   // every register tile of the thread), and enough filter tiles for the
   // threads.
