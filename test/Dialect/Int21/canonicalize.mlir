@@ -645,3 +645,45 @@ func.func @logical_and_where_fold(%x: tensor<3xi64>, %y: tensor<3xi64>) -> (tens
   %6 = int21.and %5, %3 : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return %0, %1, %6 : tensor<3xi64>, tensor<3xi64>, tensor<3xi1>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// int21.conv: a 1x1 kernel without padding takes unit strides, reading the
+// input's strided slice
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @conv_1x1_strided
+// CHECK-SAME: ([[X:%.+]]: tensor<1x8x9x10xf32>, [[W:%.+]]: tensor<4x8x1x1xf32>, [[B:%.+]]: tensor<4xf32>)
+// CHECK: [[S:%.+]] = int21.slice [[X]] {sizes = array<i64: 1, 8, 5, 4>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 2, 3>} : (tensor<1x8x9x10xf32>) -> tensor<1x8x5x4xf32>
+// CHECK: int21.conv [[S]], [[W]], [[B]] {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x5x4xf32>, tensor<4x8x1x1xf32>, tensor<4xf32>) -> tensor<1x4x5x4xf32>
+func.func @conv_1x1_strided(%x: tensor<1x8x9x10xf32>, %w: tensor<4x8x1x1xf32>, %b: tensor<4xf32>) -> tensor<1x4x5x4xf32> {
+  %0 = int21.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 3>} : (tensor<1x8x9x10xf32>, tensor<4x8x1x1xf32>, tensor<4xf32>) -> tensor<1x4x5x4xf32>
+  return %0 : tensor<1x4x5x4xf32>
+}
+
+// -----
+
+// Grouped, 1-D, no bias: the same.
+// CHECK-LABEL: func.func @conv_1x1_strided_grouped_1d
+// CHECK: [[S:%.+]] = int21.slice %{{.*}} {sizes = array<i64: 2, 6, 4>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 2>}
+// CHECK: int21.conv [[S]], %{{.*}} {dilations = array<i64: 1>, group = 3 : i64, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<2x6x4xf32>, tensor<9x2x1xf32>) -> tensor<2x9x4xf32>
+func.func @conv_1x1_strided_grouped_1d(%x: tensor<2x6x8xf32>, %w: tensor<9x2x1xf32>) -> tensor<2x9x4xf32> {
+  %0 = int21.conv %x, %w {dilations = array<i64: 1>, group = 3 : i64, pads = array<i64: 0, 0>, strides = array<i64: 2>} : (tensor<2x6x8xf32>, tensor<9x2x1xf32>) -> tensor<2x9x4xf32>
+  return %0 : tensor<2x9x4xf32>
+}
+
+// -----
+
+// Padded, a wider kernel, or unit strides: unchanged.
+// CHECK-LABEL: func.func @conv_strided_kept
+// CHECK-NOT: int21.slice
+// CHECK: strides = array<i64: 2, 2>
+// CHECK: strides = array<i64: 2, 2>
+// CHECK: strides = array<i64: 1, 1>
+func.func @conv_strided_kept(%x: tensor<1x8x9x9xf32>, %w1: tensor<4x8x1x1xf32>, %w3: tensor<4x8x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x4x4xf32>, tensor<1x4x9x9xf32>) {
+  %0 = int21.conv %x, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x9x9xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x6x6xf32>
+  %1 = int21.conv %x, %w3 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x8x9x9xf32>, tensor<4x8x3x3xf32>) -> tensor<1x4x4x4xf32>
+  %2 = int21.conv %x, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x9x9xf32>, tensor<4x8x1x1xf32>) -> tensor<1x4x9x9xf32>
+  return %0, %1, %2 : tensor<1x4x6x6xf32>, tensor<1x4x4x4xf32>, tensor<1x4x9x9xf32>
+}

@@ -277,6 +277,10 @@ def Int21_ConvOp : Int21_Op<"conv", [Pure, InferTypeOpAdaptor]> {
     Depthwise convolution is `group == C == F`. Integer convolutions
     (ONNX ConvInteger, imported with operands widened to `i32`) accumulate
     in the element type, wrapping on overflow.
+
+    Canonical form: a convolution whose kernel is all ones and unpadded
+    has unit strides; a strided one is the convolution of the input's
+    strided slice (the pixels it reads).
   }];
   let arguments = (ins Int21_NumericTensor:$input, Int21_NumericTensor:$weight,
                        Optional<Int21_NumericTensor>:$bias,
@@ -284,6 +288,7 @@ def Int21_ConvOp : Int21_Op<"conv", [Pure, InferTypeOpAdaptor]> {
                        DenseI64ArrayAttr:$dilations, I64Attr:$group);
   let results = (outs Int21_NumericTensor:$output);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Int21_ConvTransposeOp : Int21_Op<"conv_transpose", [Pure, InferTypeOpAdaptor]> {
