@@ -32,9 +32,15 @@ module attributes {transform.with_named_sequence} {
   // along the vectors: a step (of c x kh x kw) loads reg_fb weight vectors
   // (each block's weight contiguous) and broadcasts reg_w input elements
   // (any stride); the accumulators stay in registers across the channels
-  // and the window and are transposed into the output row once. The
-  // epilogue is vectorized along the output row. Knobs: par_fb, par_h
-  // thread tile; reg_fb, reg_w register tile; ew_vec.
+  // and the window and are transposed into the output row once.
+  // epilogue_regs = 0: the bias and the epilogue are passes of their own
+  // over the thread tile, vectorized along the output row (ew_vec).
+  // epilogue_regs = 1: register tiles of the root, the convolution, its bias
+  // and the ops between fused into each: the accumulators start from the
+  // bias and leave through the epilogue once a tile, where three passes
+  // over a thread tile larger than L1 cost as much as a short reduction (a
+  // stem of 3 channels: 27 products a pixel). Knobs: par_fb, par_h thread
+  // tile; reg_fb, reg_w register tile; epilogue_regs; ew_vec.
   transform.named_sequence @cpu.conv2d_filter_lanes(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_fb = transform.tune.knob<"par_fb"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 28, 56] -> !transform.param<i64>
@@ -49,21 +55,41 @@ module attributes {transform.with_named_sequence} {
     %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %conv_r, %l_n, %l_fb, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, %reg_fb, 0, 1, %reg_w, 1, 1, 1]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // (n, oh, ow, fb, fi, ...): the filters last, along the vectors.
-    %step = transform.structured.interchange %conv_r iterator_interchange = [0, 3, 4, 1, 2, 5, 6, 7]
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%l_fb) : (!transform.any_op) -> ()
+    %regs = transform.tune.knob<"epilogue_regs"> = 0 from options = [0, 1] -> !transform.param<i64>
+    transform.tune.alternatives<"epilogue_regs"> selected_region = %regs : !transform.param<i64> {
+      %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %conv_r, %l_n, %l_fb, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, %reg_fb, 0, 1, %reg_w, 1, 1, 1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // (n, oh, ow, fb, fi, ...): the filters last, along the vectors.
+      %step = transform.structured.interchange %conv_r iterator_interchange = [0, 3, 4, 1, 2, 5, 6, 7]
+        : (!transform.any_op) -> !transform.any_op
+      transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%l_fb) : (!transform.any_op) -> ()
 
-    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+      }
+    }, {
+      // The root's register tiles; the convolution, its bias and the ops
+      // between (the group's linalg ops, not the padding: each thread pads
+      // its window once) fused into each.
+      %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %root_r, %r_n, %r_fb, %r_h, %r_w = transform.structured.tile_using_for %root_1 tile_sizes [1, %reg_fb, 0, 1, %reg_w]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %inner = transform.structured.match interface{LinalgOp} attributes{int21.fuse} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %fused_r, %r_w_1 = transform.structured.fuse_into_containing_op %inner into %r_w
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %conv = transform.structured.match attributes{int21.anchor} in %r_w_1 : (!transform.any_op) -> !transform.any_op
+      %conv_k, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [0, 0, 0, 0, 0, 1, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %step = transform.structured.interchange %conv_k iterator_interchange = [0, 3, 4, 1, 2, 5, 6, 7]
+        : (!transform.any_op) -> !transform.any_op
+      transform.include @cpu.peel failures(propagate) (%r_w_1) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%r_fb) : (!transform.any_op) -> ()
     }
 
     transform.apply_patterns to %group {
