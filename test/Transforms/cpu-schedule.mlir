@@ -230,8 +230,10 @@ func.func @empty(%x: tensor<3x0x5xf32>) -> tensor<3x0x5xf32> {
 
 // A depthwise 3x3 convolution (the lowering's generic: n, c, oh, ow, kh, kw)
 // with its bias, padding and ReLU6: threads over channels and rows, the
-// padding, the bias and the convolution fused into them, and a 4x16
-// register tile of one channel accumulating over the window in registers.
+// padding, the bias and the convolution fused into them, and register
+// tiles of the root (4x16 outputs of one channel; epilogue_regs = 1) with
+// the bias and the convolution fused into each, accumulating over the
+// window in registers, ReLU6 on the accumulators.
 // CHECK-LABEL: func.func @depthwise_bias_relu6
 // CHECK: scf.forall
 // The padding: its border written once (the rows above and below, the
@@ -246,13 +248,17 @@ func.func @empty(%x: tensor<3x0x5xf32>) -> tensor<3x0x5xf32> {
 // The bias starts from a tile of its own empty tensor, not of the output
 // (which the bufferization would copy in before every tile).
 // CHECK: %[[EMPTY:.*]] = tensor.extract_slice %0
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]])
+// CHECK: scf.for
+// CHECK: scf.for
 // CHECK-NOT: tensor.pad
+// CHECK: tensor.extract_slice %[[EMPTY]]
 // CHECK: vector.transfer_read {{.*}} vector<4x16xf32>
 // CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
 // CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
 // CHECK: vector.fma {{.*}} : vector<4x16xf32>
-// CHECK: arith.minimumf {{.*}} : vector<16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4x16xf32>
+// CHECK: arith.minimumf {{.*}} : vector<4x16xf32>
+// CHECK: tensor.insert_slice {{.*}} [1, 1, 4, 16]
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall
 // CHECK: return

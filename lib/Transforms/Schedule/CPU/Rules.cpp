@@ -472,6 +472,12 @@ Knobs schedule::cpu::depthwiseKnobs(int64_t c, int64_t oh, int64_t ow,
   knobs["par_h"] = parH;
   knobs["reg_h"] = std::min(regH, parH);
   knobs["reg_w"] = regW;
+  // The bias and the epilogue on the accumulators, stored once (a window of
+  // 9 multiply-adds an output costs little more than the passes over the
+  // tile that start it from the bias and apply the epilogue): 1 thread,
+  // 3x3 + ReLU, 144 channels at 56x56 0.261 -> 0.173 ms, 576 at 14x14
+  // 0.098 -> 0.051, 96 at 112x112 stride 2 0.569 -> 0.474.
+  knobs["epilogue_regs"] = 1;
   knobs["ew_vec"] = regW;
   return knobs;
 }

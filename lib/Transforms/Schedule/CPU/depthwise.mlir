@@ -8,10 +8,13 @@
 // channel, with a loop over the window (kh, kw) inside: once the unit
 // dimensions are folded away, each step is a multiply-add of reg_h x reg_w
 // input values and one weight (fused into vector.fma) into accumulators
-// that stay in registers across the window. The epilogue is vectorized
-// along the output row.
+// that stay in registers across the window. epilogue_regs = 0: the bias
+// and the epilogue are passes of their own over the thread tile, vectorized
+// along the output row (ew_vec); 1: they are fused into the register tiles
+// of the root, the accumulators start from the bias and leave through the
+// epilogue.
 // Knobs: par_c, par_h thread tile (channels, output rows); reg_h, reg_w
-// register tile; ew_vec vector width of the epilogue.
+// register tile; epilogue_regs; ew_vec vector width of the epilogue.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @cpu.depthwise_conv2d_nchw(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_c = transform.tune.knob<"par_c"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
@@ -27,20 +30,39 @@ module attributes {transform.with_named_sequence} {
     %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // The convolution: one channel, reg_h x reg_w outputs, the window inside.
-    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %conv_r, %l_n, %l_c, %l_h, %l_w, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_h, %reg_w, 1, 1]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%l_h) : (!transform.any_op) -> ()
+    %regs = transform.tune.knob<"epilogue_regs"> = 0 from options = [0, 1] -> !transform.param<i64>
+    transform.tune.alternatives<"epilogue_regs"> selected_region = %regs : !transform.param<i64> {
+      // The convolution: one channel, reg_h x reg_w outputs, the window
+      // inside.
+      %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %conv_r, %l_n, %l_c, %l_h, %l_w, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_h, %reg_w, 1, 1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%l_h) : (!transform.any_op) -> ()
 
-    // The epilogue and the bias, along the output row.
-    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+      // The epilogue and the bias, along the output row.
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+      }
+    }, {
+      // Register tiles of the root, the convolution, its bias and the ops
+      // between fused into each (not the padding: each thread pads its
+      // window once), the window's loop inside the convolution's.
+      %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %root_r, %r_n, %r_c, %r_h, %r_w = transform.structured.tile_using_for %root_1 tile_sizes [1, 1, %reg_h, %reg_w]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %inner = transform.structured.match interface{LinalgOp} attributes{int21.fuse} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %fused_r, %r_w_1 = transform.structured.fuse_into_containing_op %inner into %r_w
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %conv = transform.structured.match attributes{int21.anchor} in %r_w_1 : (!transform.any_op) -> !transform.any_op
+      %conv_k, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [0, 0, 0, 0, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%r_w_1) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%r_h) : (!transform.any_op) -> ()
     }
 
     transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
