@@ -338,7 +338,8 @@ func.func @depthwise_stride2(%x: tensor<1x32x16x16xf32>, %w: tensor<32x3x3xf32>)
 // filters x 4 rows x 16 columns whose filters are unrolled, so that each
 // step of the channel and window loops loads a 4x16 box of the input once
 // and multiplies it by 4 broadcast weights into 4 accumulator boxes held in
-// registers across the loops.
+// registers across the loops; the bias and ReLU in the same register tile
+// (epilogue_regs = 1), on the accumulators.
 // CHECK-LABEL: func.func @grouped_bias_relu
 // CHECK: scf.forall
 // A band of rows: the rows of padding it has depend on where it lies.
@@ -352,7 +353,7 @@ func.func @depthwise_stride2(%x: tensor<1x32x16x16xf32>, %w: tensor<32x3x3xf32>)
 // CHECK-COUNT-4: vector.fma {{.*}} : vector<4x16xf32>
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
-// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<4x4x16xf32>
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: scf.forall
 // CHECK: return

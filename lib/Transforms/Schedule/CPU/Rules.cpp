@@ -413,6 +413,8 @@ Knobs schedule::cpu::conv2dKnobs(llvm::ArrayRef<int64_t> dims) {
   Knobs knobs = im2colKnobs(f, oh, ow, taps);
   Knobs window = groupedConvKnobs(1, f, oh, ow, c, dims[5], dims[6]);
   window.erase("par_g");
+  // (The window form keeps its bias and epilogue in passes of their own.)
+  window.erase("epilogue_regs");
   // The window form reads a row of the input as one contiguous vector at
   // stride 1, where im2col copies every input element kh*kw times with
   // scalar index arithmetic (28% of its time at 64x56x56, 3x3): measured,
@@ -524,6 +526,10 @@ Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
   knobs["reg_f"] = regF;
   knobs["reg_h"] = std::min(regH, parH);
   knobs["reg_w"] = regW;
+  // The bias and the epilogue on the accumulators, stored once: 1 thread,
+  // 3x3 groups of 8 channels + ReLU, 48 channels at 56x56 0.269 -> 0.248
+  // ms, 104 at 28x28 0.155 -> 0.143, 208 at 14x14 0.104 -> 0.100.
+  knobs["epilogue_regs"] = 1;
   knobs["ew_vec"] = regW;
   return knobs;
 }

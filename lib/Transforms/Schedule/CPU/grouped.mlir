@@ -32,31 +32,55 @@ module attributes {transform.with_named_sequence} {
     %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
 
-    // The convolution: reg_f filters of one group, reg_h x reg_w outputs,
-    // the group's channels and the window inside.
-    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %conv_r, %l_n, %l_g, %l_f, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_f, %reg_h, %reg_w, 1, 1, 1]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    // One filter a step, the steps of the tile's filters unrolled inside the
-    // window: each reads the same input box (one load, shared once CSE'd)
-    // and broadcasts one weight, like a depthwise step, and the reg_f
-    // accumulator boxes stay apart (each hoisted out of the loops).
-    %step, %l_f1 = transform.structured.tile_using_for %conv_r tile_sizes [0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.int21.loop.full_unroll %l_f1 : !transform.any_op
-    transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%l_h) : (!transform.any_op) -> ()
-    transform.include @cpu.peel failures(propagate) (%l_f) : (!transform.any_op) -> ()
+    %regs = transform.tune.knob<"epilogue_regs"> = 0 from options = [0, 1] -> !transform.param<i64>
+    transform.tune.alternatives<"epilogue_regs"> selected_region = %regs : !transform.param<i64> {
+      // The convolution: reg_f filters of one group, reg_h x reg_w outputs,
+      // the group's channels and the window inside.
+      %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %conv_r, %l_n, %l_g, %l_f, %l_h, %l_w, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_f, %reg_h, %reg_w, 1, 1, 1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      // One filter a step, the steps of the tile's filters unrolled inside the
+      // window: each reads the same input box (one load, shared once CSE'd)
+      // and broadcasts one weight, like a depthwise step, and the reg_f
+      // accumulator boxes stay apart (each hoisted out of the loops).
+      %step, %l_f1 = transform.structured.tile_using_for %conv_r tile_sizes [0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.int21.loop.full_unroll %l_f1 : !transform.any_op
+      transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%l_h) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%l_f) : (!transform.any_op) -> ()
 
-    // The epilogue and the bias, along the output row.
-    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+      // The epilogue and the bias, along the output row.
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+      }
+
+    }, {
+      // Register tiles of the root (reg_f filters of one group, reg_h x
+      // reg_w outputs), the convolution, its bias and the ops between fused
+      // into each (not the padding: each thread pads its window once); the
+      // group's channels and the window inside, the filters' steps
+      // unrolled as above.
+      %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %root_r, %r_n, %r_g, %r_f, %r_h, %r_w = transform.structured.tile_using_for %root_1 tile_sizes [1, 1, %reg_f, %reg_h, %reg_w]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %inner = transform.structured.match interface{LinalgOp} attributes{int21.fuse} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %fused_r, %r_w_1 = transform.structured.fuse_into_containing_op %inner into %r_w
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %conv = transform.structured.match attributes{int21.anchor} in %r_w_1 : (!transform.any_op) -> !transform.any_op
+      %conv_k, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [0, 0, 0, 0, 0, 1, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %step, %l_f1 = transform.structured.tile_using_for %conv_k tile_sizes [0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.int21.loop.full_unroll %l_f1 : !transform.any_op
+      transform.include @cpu.peel failures(propagate) (%r_w_1) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%r_h) : (!transform.any_op) -> ()
+      transform.include @cpu.peel failures(propagate) (%r_f) : (!transform.any_op) -> ()
     }
-
     transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
   }
