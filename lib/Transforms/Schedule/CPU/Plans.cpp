@@ -324,9 +324,12 @@ std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
   plan.knobs = channelLanesDepthwiseKnobs(plan.dims);
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
+  // The input's transpose (the pack) is fused into the thread tiles by a
+  // step of its own, after its consumer (the padding), and never into the
+  // register tiles: it is not tagged to fuse.
   plan.tags.push_back({pack, kPackTag});
   for (linalg::LinalgOp op : ops) {
-    if (op != root)
+    if (op != root && op != pack)
       plan.tags.push_back({op, kFuseTag});
     if (op != anchor && op != pack)
       plan.tags.push_back({op, kElementwiseTag});
