@@ -11,7 +11,8 @@
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb
 // CHECK-NEXT: arith.addf
-// CHECK-NEXT: arith.maximumf
+// CHECK-NEXT: arith.cmpf olt
+// CHECK-NEXT: arith.select
 // CHECK-NEXT: linalg.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: int21.yield

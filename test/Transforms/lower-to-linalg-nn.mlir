@@ -143,7 +143,8 @@ func.func @conv_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: te
 // CHECK: tensor.empty() : tensor<1x2x3x6x6xf32>
 // CHECK: [[A:%.+]] = linalg.generic {{.*}} ins([[C]], {{.*}} : tensor<1x2x3x6x6xf32>, tensor<1x2x3x6x6xf32>) outs({{.*}} : tensor<1x2x3x6x6xf32>)
 // CHECK: arith.addf
-// CHECK: arith.maximumf
+// CHECK: arith.cmpf olt
+// CHECK-NEXT: arith.select
 // CHECK: [[R:%.+]] = tensor.collapse_shape [[A]] {{.*}} into tensor<1x6x6x6xf32>
 // CHECK-NEXT: int21.yield [[R]]
 func.func @conv_grouped_epilogue(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %r: tensor<1x6x6x6xf32>) -> tensor<1x6x6x6xf32> {
@@ -424,7 +425,8 @@ func.func @argmax_unsigned(%x: tensor<2x3xui8>) -> tensor<2xi64> {
 // CHECK: [[RM:%.+]] = tensor.collapse_shape [[R]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x4x8xf32> into tensor<16x32xf32>
 // CHECK: [[SUM:%.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins([[MM]], [[RM]] : tensor<16x32xf32>, tensor<16x32xf32>)
 // CHECK-NEXT: ^bb
-// CHECK: arith.maximumf
+// CHECK: arith.cmpf olt
+// CHECK-NEXT: arith.select
 // CHECK-NEXT: arith.addf
 // CHECK-NEXT: linalg.yield
 // CHECK-NEXT: }

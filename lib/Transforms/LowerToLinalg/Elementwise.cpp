@@ -65,6 +65,26 @@ struct ScalarBuilder {
     return isUnsigned ? Value(arith::MinUIOp::create(b, loc, x, y))
                       : Value(arith::MinSIOp::create(b, loc, x, y));
   }
+  /// max(x, bound) and min(x, bound) against a constant bound that is no
+  /// NaN (ReLU, Clip, the hard activations): for floats, x compared with the
+  /// bound and selected, NaN kept (its compare is false), which x86 lowers
+  /// to one max or min instruction whose NaN operand wins, where
+  /// arith.maximumf and minimumf take a max, a NaN test and a blend. A
+  /// negative zero stays negative: ReLU(-0.0) = -0.0.
+  Value atLeast(Value x, double bound) {
+    if (!isFloat())
+      return max(x, constant(bound));
+    Value c = constant(bound);
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, c);
+    return arith::SelectOp::create(b, loc, below, c, x);
+  }
+  Value atMost(Value x, double bound) {
+    if (!isFloat())
+      return min(x, constant(bound));
+    Value c = constant(bound);
+    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, c);
+    return arith::SelectOp::create(b, loc, above, c, x);
+  }
   /// x `pred` y, with float predicates ordered (NaN compares false). `ip` is
   /// given signed; unsigned integers use its unsigned counterpart.
   Value compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip, Value x,
@@ -235,7 +255,7 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
         return s.sub(s.constant(0), x);
       })
       .Case([&](SignOp) { return s.sign(x); })
-      .Case([&](ReluOp) { return s.isUnsigned ? x : s.max(x, s.constant(0)); })
+      .Case([&](ReluOp) { return s.isUnsigned ? x : s.atLeast(x, 0); })
       .Case([&](ExpOp) { return s.exp(x); })
       .Case([&](LogOp) { return Value(math::LogOp::create(b, loc, x)); })
       .Case([&](SqrtOp) { return Value(math::SqrtOp::create(b, loc, x)); })
@@ -267,7 +287,7 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       })
       .Case([&](HardSwishOp) {
         Value t = s.add(s.mul(x, s.constant(1.0 / 6.0)), s.constant(0.5));
-        return s.mul(x, s.min(s.max(t, s.constant(0)), s.constant(1)));
+        return s.mul(x, s.atMost(s.atLeast(t, 0), 1));
       })
       .Case([&](LeakyReluOp leaky) {
         Value alpha = s.constant(leaky.getAlpha().convertToDouble());
@@ -283,16 +303,16 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       .Case([&](HardSigmoidOp hs) {
         Value t = s.add(s.mul(s.constant(hs.getAlpha().convertToDouble()), x),
                         s.constant(hs.getBeta().convertToDouble()));
-        return s.max(s.constant(0), s.min(s.constant(1), t));
+        return s.atLeast(s.atMost(t, 1), 0);
       })
       .Case([&](ClipOp clip) {
         // max with the lower bound first: with min > max every element
         // becomes max, as ONNX says.
         Value v = x;
         if (clip.getMinAttr())
-          v = s.max(v, s.constant(clip.getMinAttr().getValueAsDouble()));
+          v = s.atLeast(v, clip.getMinAttr().getValueAsDouble());
         if (clip.getMaxAttr())
-          v = s.min(v, s.constant(clip.getMaxAttr().getValueAsDouble()));
+          v = s.atMost(v, clip.getMaxAttr().getValueAsDouble());
         return v;
       })
       .Default([](Operation *) { return failure(); });
