@@ -71,19 +71,16 @@ struct ScalarBuilder {
   /// to one max or min instruction whose NaN operand wins, where
   /// arith.maximumf and minimumf take a max, a NaN test and a blend. A
   /// negative zero stays negative: ReLU(-0.0) = -0.0.
-  Value atLeast(Value x, double bound) {
-    if (!isFloat())
-      return max(x, constant(bound));
+  Value atLeast(Value x, double bound) { return clamp(x, bound, false); }
+  Value atMost(Value x, double bound) { return clamp(x, bound, true); }
+  Value clamp(Value x, double bound, bool upper) {
     Value c = constant(bound);
-    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, c);
-    return arith::SelectOp::create(b, loc, below, c, x);
-  }
-  Value atMost(Value x, double bound) {
     if (!isFloat())
-      return min(x, constant(bound));
-    Value c = constant(bound);
-    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, c);
-    return arith::SelectOp::create(b, loc, above, c, x);
+      return upper ? min(x, c) : max(x, c);
+    Value beyond = arith::CmpFOp::create(
+        b, loc, upper ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        x, c);
+    return arith::SelectOp::create(b, loc, beyond, c, x);
   }
   /// x `pred` y, with float predicates ordered (NaN compares false). `ip` is
   /// given signed; unsigned integers use its unsigned counterpart.
