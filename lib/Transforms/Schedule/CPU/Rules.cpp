@@ -40,8 +40,9 @@ static int64_t pickTile(int64_t dim, int64_t unit, int64_t limit) {
   return limit / unit * unit;
 }
 
-/// The register tile width along a contiguous output dimension: a vector
-/// width that divides it when one does, so that few tiles are left over.
+/// The register tile width along a contiguous output dimension: 32 lanes
+/// on a long row that leaves one vector of 16 over, else a vector width
+/// that divides it when one does, so that few tiles are left over.
 static int64_t pickVectorWidth(int64_t dim) {
   // 32 lanes also where a long row leaves one vector of 16 over (784 of a
   // 28x28 map: 24 x 32 + 16): two loads a step for the register tile's
