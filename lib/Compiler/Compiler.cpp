@@ -113,9 +113,14 @@ static FailureOr<TensorSpec> specOf(Operation *where, Type type,
   auto name = attrs ? attrs.getAs<StringAttr>("onnx.name") : StringAttr();
   spec.name = name ? name.str() : (kind + "_" + Twine(index)).str();
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!tensor)
     return where->emitError() << kind << " '" << spec.name
-                              << "' needs a static shape, has " << type;
+                              << "' is not a ranked tensor: " << type;
+  if (!tensor.hasStaticShape())
+    return where->emitError()
+           << kind << " '" << spec.name << "' has dynamic dimensions (" << type
+           << "); engines are compiled for static shapes: give the model's "
+              "inputs with --input-shape NAME=DIMS";
   std::optional<DType> dtype = ::int21::engineDType(tensor.getElementType());
   if (!dtype)
     return where->emitError() << kind << " '" << spec.name

@@ -339,8 +339,12 @@ Value NodeImporter::positions(int64_t rank, int64_t axis, int64_t size,
 FailureOr<Value> NodeImporter::flattenAt(Value value, int64_t axis) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    (d < axis ? outer : inner) *= type.getDimSize(d);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t &part = d < axis ? outer : inner;
+    part = ShapedType::isDynamic(part) || type.isDynamicDim(d)
+               ? ShapedType::kDynamic
+               : part * type.getDimSize(d);
+  }
   return reshape(value, {outer, inner});
 }
 

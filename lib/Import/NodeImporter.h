@@ -153,8 +153,15 @@ using OpImportFn = LogicalResult (*)(NodeImporter &);
 struct OpImportEntry {
   OpImportFn fn;
   int minOpset = 1;
+  /// Whether the handler imports inputs with dynamic dimensions (it reads
+  /// no extent of them as a number). The importer refuses a dynamic input
+  /// of any other op, naming the node.
+  bool dynamic = false;
 };
 using OpImportTable = llvm::StringMap<OpImportEntry>;
+
+/// Marks the handlers of `ops` in `table` as importing dynamic dimensions.
+void allowDynamicShapes(OpImportTable &table, ArrayRef<StringRef> ops);
 
 void registerElementwiseOps(OpImportTable &table);
 void registerNNOps(OpImportTable &table);

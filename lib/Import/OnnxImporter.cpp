@@ -104,6 +104,15 @@ const OpImportTable &int21::onnx_import::getOpImportTable() {
   return table;
 }
 
+void int21::onnx_import::allowDynamicShapes(OpImportTable &table,
+                                            ArrayRef<StringRef> ops) {
+  for (StringRef op : ops) {
+    auto it = table.find(op);
+    if (it != table.end())
+      it->second.dynamic = true;
+  }
+}
+
 SmallVector<std::pair<std::string, int>> int21::supportedOnnxOps() {
   SmallVector<std::pair<std::string, int>> ops;
   for (const auto &entry : getOpImportTable())
@@ -430,7 +439,8 @@ LogicalResult ModelImporter::applyInputShapes() {
                    << "', which is not an input of the model (inputs: " << names
                    << ")";
   }
-  // Every dimension of every input must now be known.
+  // Every input must have a rank; a dimension without a value (a dim_param,
+  // or neither) is dynamic.
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (initializers.contains(input.name()))
       continue;
@@ -443,21 +453,10 @@ LogicalResult ModelImporter::applyInputShapes() {
                      << "with --input-shape " << input.name() << "=DIMS";
     for (int i = 0; i < tensor.shape().dim_size(); ++i) {
       const auto &dim = tensor.shape().dim(i);
-      if (!dim.has_dim_value() || dim.dim_value() < 0) {
-        std::string example;
-        for (int j = 0; j < tensor.shape().dim_size(); ++j) {
-          const auto &dj = tensor.shape().dim(j);
-          example += (j ? "x" : "") + (dj.has_dim_value()
-                                           ? std::to_string(dj.dim_value())
-                                           : std::string("N"));
-        }
-        return error() << "input '" << input.name()
-                       << "' has unknown dimension " << i
-                       << (dim.has_dim_param() ? " ('" + dim.dim_param() + "')"
-                                               : std::string())
-                       << "; give its shape with --input-shape " << input.name()
-                       << "=" << example;
-      }
+      if (dim.has_dim_value() && dim.dim_value() < 0)
+        return error() << "input '" << input.name() << "' has dimension " << i
+                       << " = " << dim.dim_value()
+                       << "; expected a size of 0 or more, or a dim_param";
     }
   }
   return success();
@@ -590,8 +589,19 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   auto func = func::FuncOp::create(builder, modelLoc, options.funcName,
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
-  for (auto [i, input] : llvm::enumerate(args))
+  for (auto [i, input] : llvm::enumerate(args)) {
     func.setArgAttr(i, "onnx.name", builder.getStringAttr(input->name()));
+    // The names of dynamic dimensions: inputs that share one share the
+    // extent at run time.
+    const auto &dims = input->type().tensor_type().shape().dim();
+    if (llvm::any_of(dims, [](const auto &d) { return d.has_dim_param(); })) {
+      SmallVector<Attribute> names;
+      for (const auto &d : dims)
+        names.push_back(builder.getStringAttr(
+            d.has_dim_value() ? std::string() : d.dim_param()));
+      func.setArgAttr(i, kDimParamsAttr, builder.getArrayAttr(names));
+    }
+  }
 
   std::string baseDir = llvm::sys::path::parent_path(path).str();
   GraphImporter graphImporter(&ctx, graph, baseDir, modelLoc, owner,
@@ -615,7 +625,22 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
       if (importer.hasInput(i) &&
           failed(graphImporter.lookup(node.input(i), loc)))
         return failure();
-    if (failed(table.lookup(node.op_type()).fn(importer)))
+    const OpImportEntry &entry = table.find(node.op_type())->second;
+    if (!entry.dynamic)
+      for (unsigned i = 0; i < importer.numInputs(); ++i) {
+        if (!importer.hasInput(i))
+          continue;
+        RankedTensorType type = importer.inputType(i);
+        if (type && !type.hasStaticShape())
+          return emitError(loc)
+                     << node.op_type() << ": input " << i << " ('"
+                     << node.input(i) << "') has the dynamic shape "
+                     << type << "; int21 imports " << node.op_type()
+                     << " on static shapes only: give the model's inputs "
+                        "static shapes with --input-shape",
+                 failure();
+      }
+    if (failed(entry.fn(importer)))
       return failure();
     for (const std::string &output : node.output())
       if (!output.empty() && graphImporter.useCount(output) &&

@@ -41,7 +41,7 @@ def test_model_arguments():
 
 def test_input_shapes_fix_dynamic_dimensions():
     model = tiny_model("Relu", np.float32, ["N", 4], ["N", 4])
-    with pytest.raises(int21.CompileError, match="unknown dimension"):
+    with pytest.raises(int21.CompileError, match="has dynamic dimensions"):
         int21.compile(model)
     engine = int21.compile(model, input_shapes={"x": (3, 4)})
     assert engine.inputs[0].shape == (3, 4) and engine.outputs[0].shape == (3, 4)

@@ -33,7 +33,15 @@ static RankedTensorType rankedType(Value v) {
 static std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  llvm::interleave(shape, os, "x");
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      "x");
   if (shape.empty())
     os << "scalar";
   return s;
@@ -46,6 +54,12 @@ int21::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
   for (size_t i = 0; i < rank; ++i) {
     int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
     int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    // A dynamic extent meets 1 (it is kept), another dynamic extent or a
+    // static one (they must agree at run time: the static one is kept).
+    if (ShapedType::isDynamic(l) || ShapedType::isDynamic(r)) {
+      result[i] = l == 1 ? r : r == 1 || ShapedType::isDynamic(r) ? l : r;
+      continue;
+    }
     if (l != r && l != 1 && r != 1)
       return failure();
     result[i] = l == 1 ? r : l;
@@ -251,7 +265,7 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
                       lhs.getRank(), " and ", rhs.getRank());
   int64_t k1 = lhs.getShape().back();
   int64_t k2 = rhs.getShape()[rhs.getRank() - 2];
-  if (k1 != k2)
+  if (k1 != k2 && !ShapedType::isDynamic(k1) && !ShapedType::isDynamic(k2))
     return inferError(loc, name, "expects lhs and rhs to agree on K, got ", k1,
                       " and ", k2);
   FailureOr<SmallVector<int64_t>> batch =
@@ -330,6 +344,10 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
     return failure();
   SmallVector<int64_t> shape = {input.getDimSize(0), filters};
   for (int64_t i = 0; i < k; ++i) {
+    if (input.isDynamicDim(i + 2)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     int64_t extent =
         adaptor.getDilations()[i] * (weight.getDimSize(i + 2) - 1) + 1;
     int64_t padded = input.getDimSize(i + 2) + adaptor.getPads()[i] +
@@ -415,6 +433,10 @@ static LogicalResult inferPoolType(std::optional<Location> loc, StringRef name,
   for (int64_t i = 0; i < k; ++i) {
     int64_t extent = dilations[i] * (kernel[i] - 1) + 1;
     int64_t size = input.getDimSize(i + 2);
+    if (ShapedType::isDynamic(size)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     int64_t padded = size + pads[i] + pads[i + k];
     if (padded < extent)
       return inferError(loc, name, "expects padded spatial dimension ", i, " (",
@@ -622,6 +644,10 @@ void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value input,
 LogicalResult ReshapeOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getOutput().getType());
+  // With dynamic extents the element counts agree at run time only: the
+  // static ones must still divide into each other.
+  if (!in.hasStaticShape() || !out.hasStaticShape())
+    return success();
   if (in.getNumElements() != out.getNumElements())
     return emitOpError() << "expects the same number of elements, got "
                          << in.getNumElements() << " ("
@@ -664,11 +690,14 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       return inferError(loc, name, "expects inputs of one rank, got ",
                         first.getRank(), " and ", type.getRank());
     for (int64_t d = 0; d < type.getRank(); ++d)
-      if (d != axis && type.getDimSize(d) != first.getDimSize(d))
+      if (d != axis && type.getDimSize(d) != first.getDimSize(d) &&
+          !type.isDynamicDim(d) && !first.isDynamicDim(d))
         return inferError(loc, name, "expects inputs to agree on dimension ", d,
                           " (not the concatenation axis), got ",
                           first.getDimSize(d), " and ", type.getDimSize(d));
-    shape[axis] += type.getDimSize(axis);
+    shape[axis] = ShapedType::isDynamic(shape[axis]) || type.isDynamicDim(axis)
+                      ? ShapedType::kDynamic
+                      : shape[axis] + type.getDimSize(axis);
   }
   inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
   return success();

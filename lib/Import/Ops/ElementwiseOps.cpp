@@ -423,4 +423,20 @@ void int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
   t["Min"] = {importVariadic<MinOp>};
   t["Max"] = {importVariadic<MaxOp>};
   t["Mean"] = {importMean};
+  // Shape-preserving or broadcasting: their types come from the int21 ops'
+  // inference, which knows dynamic extents.
+  allowDynamicShapes(
+      t, {"Abs",   "Neg",        "Sign",  "Relu",       "Exp",
+          "Log",   "Sqrt",       "Reciprocal", "Erf",   "Tanh",
+          "Sigmoid", "Sin",      "Cos",   "Tan",        "Asin",
+          "Acos",  "Atan",       "Sinh",  "Cosh",       "Asinh",
+          "Acosh", "Atanh",      "IsNaN", "Ceil",       "Floor",
+          "Round", "Softplus",   "HardSwish", "Not",    "LeakyRelu",
+          "Elu",   "HardSigmoid", "Selu", "Celu",       "Softsign",
+          "Shrink", "ThresholdedRelu", "Clip", "Cast",  "CastLike",
+          "Add",   "Sub",        "Mul",   "Div",        "Pow",
+          "Mod",   "BitShift",   "And",   "Or",         "Xor",
+          "Equal", "Less",       "LessOrEqual", "Greater",
+          "GreaterOrEqual", "Where", "Sum", "Min",      "Max",
+          "Mean"});
 }

@@ -41,6 +41,12 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> spatial,
   } else if (autoPad == "VALID") {
     w.pads.assign(2 * k, 0);
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    if (llvm::any_of(spatial, ShapedType::isDynamic))
+      return n.emitError() << "auto_pad " << autoPad
+                           << " on a dynamic spatial dimension is not "
+                              "supported: give the input a static shape "
+                              "(--input-shape)",
+             failure();
     w.pads.assign(2 * k, 0);
     for (int64_t i = 0; i < k; ++i) {
       int64_t out = llvm::divideCeil(spatial[i], w.strides[i]);
@@ -378,4 +384,9 @@ void int21::onnx_import::registerNNOps(OpImportTable &t) {
   t["Softmax"] = {importSoftmax<SoftmaxOp>};
   t["LogSoftmax"] = {importSoftmax<LogSoftmaxOp>};
   t["LayerNormalization"] = {importLayerNorm, 17};
+  // Windows over dynamic spatial extents take explicit pads (auto_pad SAME
+  // on a dynamic extent is refused by resolveWindow).
+  allowDynamicShapes(t, {"Conv", "BatchNormalization", "MaxPool",
+                         "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
+                         "Gemm", "MatMul"});
 }

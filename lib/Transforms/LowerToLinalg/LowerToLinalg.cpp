@@ -20,16 +20,38 @@ using namespace mlir;
 using namespace int21;
 using namespace int21::lowering;
 
-Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
-  return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                 type.getElementType());
+Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                            ValueRange dynamicSizes) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 dynamicSizes);
 }
 
 Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                             TypedAttr value) {
+                             TypedAttr value, ValueRange dynamicSizes) {
   Value scalar = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, scalar, emptyTensor(b, loc, type))
+  return linalg::FillOp::create(b, loc, scalar,
+                                emptyTensor(b, loc, type, dynamicSizes))
       .getResult(0);
+}
+
+SmallVector<Value> lowering::broadcastSizes(OpBuilder &b, Location loc,
+                                            RankedTensorType type,
+                                            ValueRange inputs) {
+  SmallVector<Value> sizes;
+  int64_t rank = type.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    for (Value input : inputs) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      int64_t aligned = d - (rank - inputType.getRank());
+      if (aligned >= 0 && inputType.isDynamicDim(aligned)) {
+        sizes.push_back(tensor::DimOp::create(b, loc, input, aligned));
+        break;
+      }
+    }
+  }
+  return sizes;
 }
 
 AffineMap lowering::broadcastIndexingMap(MLIRContext *ctx,
@@ -48,12 +70,14 @@ AffineMap lowering::broadcastIndexingMap(MLIRContext *ctx,
 Value lowering::parallelGeneric(
     OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
     ArrayRef<AffineMap> maps,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    ValueRange dynamicSizes) {
   int64_t rank = type.getRank();
   SmallVector<AffineMap> allMaps(maps);
   allMaps.push_back(b.getMultiDimIdentityMap(rank));
   return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, inputs, emptyTensor(b, loc, type),
+             b, loc, TypeRange{type}, inputs,
+             emptyTensor(b, loc, type, dynamicSizes),
              allMaps,
              SmallVector<utils::IteratorType>(rank,
                                               utils::IteratorType::parallel),
@@ -71,7 +95,8 @@ Value lowering::broadcastingGeneric(
     maps.push_back(broadcastIndexingMap(
         b.getContext(), cast<RankedTensorType>(v.getType()).getShape(),
         type.getShape()));
-  return parallelGeneric(b, loc, type, inputs, maps, body);
+  return parallelGeneric(b, loc, type, inputs, maps, body,
+                         broadcastSizes(b, loc, type, inputs));
 }
 
 Value lowering::normalizeIndex(OpBuilder &b, Location loc, Value index,

@@ -16,12 +16,21 @@
 
 namespace int21::lowering {
 
-/// `tensor.empty` of `type`.
-Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type);
+/// `tensor.empty` of `type`, whose dynamic extents are `dynamicSizes` (one
+/// `index` per dynamic dimension, in order).
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange dynamicSizes = {});
 
 /// A tensor of `type` filled with `value` (linalg.fill of tensor.empty).
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                   TypedAttr value);
+                   TypedAttr value, ValueRange dynamicSizes = {});
+
+/// The dynamic extents of `type`, the shape `inputs` broadcast to with ONNX
+/// rules: each from the first input whose aligned dimension is dynamic too
+/// (a dynamic extent broadcasts against 1 only, so any such input has it).
+/// Empty for a static `type`.
+SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
+                                  RankedTensorType type, ValueRange inputs);
 
 /// The indexing map that reads an operand of shape `operand` for every point
 /// of an iteration space of shape `result` under ONNX broadcasting: operand
@@ -36,7 +45,8 @@ AffineMap broadcastIndexingMap(MLIRContext *ctx, ArrayRef<int64_t> operand,
 Value parallelGeneric(
     OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
     ArrayRef<AffineMap> maps,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    ValueRange dynamicSizes = {});
 
 /// parallelGeneric whose inputs broadcast to `type` with ONNX rules
 /// (broadcastIndexingMap).

@@ -108,13 +108,41 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
     Type elementType = resultType.getElementType();
-    auto zeros = [&](RankedTensorType type) {
-      return filledTensor(rewriter, loc, type, zeroAttr(rewriter, elementType));
-    };
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     auto rhsType = cast<RankedTensorType>(rhs.getType());
     int64_t rank = resultType.getRank();
+    // The product's extents: batch dimensions broadcast from both operands'
+    // (as ONNX broadcasts them), rows from the left, columns from the right.
+    auto sizesOf = [&](RankedTensorType type) -> SmallVector<Value> {
+      if (type != resultType)
+        return {};
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d))
+          continue;
+        if (d == rank - 2) {
+          sizes.push_back(tensor::DimOp::create(rewriter, loc, lhs,
+                                                lhsType.getRank() - 2));
+        } else if (d == rank - 1) {
+          sizes.push_back(tensor::DimOp::create(rewriter, loc, rhs,
+                                                rhsType.getRank() - 1));
+        } else {
+          for (auto [v, t] : {std::pair{lhs, lhsType}, std::pair{rhs, rhsType}}) {
+            int64_t aligned = d - (rank - t.getRank());
+            if (aligned >= 0 && t.isDynamicDim(aligned)) {
+              sizes.push_back(tensor::DimOp::create(rewriter, loc, v, aligned));
+              break;
+            }
+          }
+        }
+      }
+      return sizes;
+    };
+    auto zeros = [&](RankedTensorType type) {
+      return filledTensor(rewriter, loc, type, zeroAttr(rewriter, elementType),
+                          sizesOf(type));
+    };
     if (rank == 2 && panels &&
         wantsPanels(rhs, resultType.getDimSize(0), elementType) &&
         resultType.hasStaticShape()) {

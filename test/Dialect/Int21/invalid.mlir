@@ -62,7 +62,7 @@ func.func @binary_result_shape_mismatch(%a: tensor<2x1xf32>, %b: tensor<3xf32>) 
 // -----
 
 func.func @compare_result_not_bool(%a: tensor<3xf32>, %b: tensor<3xf32>) {
-  // expected-error @+1 {{'int21.less' op result #0 must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error @+1 {{'int21.less' op result #0 must be ranked tensor of 1-bit signless integer values}}
   %0 = int21.less %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
@@ -455,6 +455,23 @@ func.func @pool_ceil_mode_drops_window(%x: tensor<1x1x4xf32>) {
 
 // -----
 
+func.func @softmax_dynamic(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{'int21.softmax' op takes static shapes only, but operand #0 is 'tensor<?x3xf32>'}}
+  %0 = int21.softmax %x {axis = 1 : i64} : tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_dynamic_k(%a: tensor<?x3xf32>, %b: tensor<4x5xf32>) {
+  // expected-error @+2 {{'int21.matmul' op expects lhs and rhs to agree on K, got 3 and 4}}
+  // expected-error @+1 {{'int21.matmul' op failed to infer returned types}}
+  %0 = int21.matmul %a, %b : (tensor<?x3xf32>, tensor<4x5xf32>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
 func.func @softmax_axis(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{'int21.softmax' op expects axis in [0, 2), got 2}}
   %0 = int21.softmax %x {axis = 2 : i64} : tensor<2x3xf32>
@@ -843,7 +860,7 @@ func.func @einsum_implicit(%a: tensor<2x3xf32>) -> tensor<3xf32> {
 // -----
 
 func.func @shift_of_floats(%a: tensor<3xf32>) {
-  // expected-error @+1 {{'int21.shift_left' op operand #0 must be statically shaped tensor of 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
+  // expected-error @+1 {{'int21.shift_left' op operand #0 must be ranked tensor of 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values}}
   %0 = int21.shift_left %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
@@ -869,7 +886,7 @@ func.func @einsum_rank(%a: tensor<2x3xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @avg_pool_of_integers(%x: tensor<1x1x4x4xi32>) {
-  // expected-error @+1 {{'int21.avg_pool' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  // expected-error @+1 {{'int21.avg_pool' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
   %0 = int21.avg_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
   return
 }

@@ -340,3 +340,26 @@ func.func @schedule_attr() attributes {int21.s = #int21.schedule<@gpu.reduction_
     }
   }
 #-}
+
+// Dynamic extents: broadcast against 1 and against a static extent, products
+// with dynamic rows, windows over dynamic batch and spatial extents.
+// CHECK-LABEL: func.func @dynamic
+func.func @dynamic(%x: tensor<?x3xf32>, %y: tensor<1x3xf32>, %z: tensor<3xf32>,
+                   %w: tensor<3x5xf32>, %img: tensor<?x2x?x?xf32>,
+                   %k: tensor<4x2x3x3xf32>) {
+  // CHECK: int21.add {{.*}} -> tensor<?x3xf32>
+  %0 = int21.add %x, %y : (tensor<?x3xf32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+  // CHECK: int21.mul {{.*}} -> tensor<?x3xf32>
+  %1 = int21.mul %z, %0 : (tensor<3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  // CHECK: int21.matmul {{.*}} -> tensor<?x5xf32>
+  %2 = int21.matmul %1, %w : (tensor<?x3xf32>, tensor<3x5xf32>) -> tensor<?x5xf32>
+  // CHECK: int21.conv {{.*}} -> tensor<?x4x?x?xf32>
+  %3 = int21.conv %img, %k {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<?x2x?x?xf32>, tensor<4x2x3x3xf32>) -> tensor<?x4x?x?xf32>
+  // CHECK: int21.max_pool {{.*}} -> tensor<?x4x?x?xf32>
+  %4 = int21.max_pool %3 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false}
+      : (tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32>
+  // CHECK: int21.reduce_mean {{.*}} -> tensor<?x4x1x1xf32>
+  %5 = int21.reduce_mean %4 {axes = array<i64: 2, 3>, keepdims = true} : (tensor<?x4x?x?xf32>) -> tensor<?x4x1x1xf32>
+  return
+}

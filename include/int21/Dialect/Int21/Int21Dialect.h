@@ -24,6 +24,10 @@ namespace int21 {
 /// greatest of indices a node computed in the graph, which the engine checks
 /// after each run (EngineMetadata::checks).
 constexpr llvm::StringLiteral kIndexBoundsAttr = "onnx.index_bounds";
+/// On an argument of the imported @main with dynamic dimensions: the ONNX
+/// dim_param of each dimension ("" where the model names none, or the extent
+/// is static). Inputs sharing a name share the extent at run time.
+constexpr llvm::StringLiteral kDimParamsAttr = "onnx.dim_params";
 } // namespace int21
 
 namespace int21::OpTrait {
@@ -32,6 +36,33 @@ namespace int21::OpTrait {
 template <typename ConcreteType>
 class ElementwiseBroadcastable
     : public mlir::OpTrait::TraitBase<ConcreteType, ElementwiseBroadcastable> {
+};
+
+/// Requires static shapes of every tensor operand and result: the ops whose
+/// inference and lowering read extents as numbers (all but those declared
+/// with Int21_DynamicOp).
+template <typename ConcreteType>
+class StaticShapes
+    : public mlir::OpTrait::TraitBase<ConcreteType, StaticShapes> {
+public:
+  static llvm::LogicalResult verifyTrait(mlir::Operation *op) {
+    auto check = [&](mlir::Type type, llvm::StringRef what,
+                     unsigned i) -> llvm::LogicalResult {
+      auto shaped = llvm::dyn_cast<mlir::RankedTensorType>(type);
+      if (!shaped || shaped.hasStaticShape())
+        return llvm::success();
+      return op->emitOpError()
+             << "takes static shapes only, but " << what << " #" << i
+             << " is " << type;
+    };
+    for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+      if (mlir::failed(check(type, "operand", i)))
+        return llvm::failure();
+    for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+      if (mlir::failed(check(type, "result", i)))
+        return llvm::failure();
+    return llvm::success();
+  }
 };
 } // namespace int21::OpTrait
 

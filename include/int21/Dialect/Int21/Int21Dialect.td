@@ -43,8 +43,17 @@ def Int21_ElementwiseBroadcastable
   let cppNamespace = "::int21::OpTrait";
 }
 
-class Int21_Op<string mnemonic, list<Trait> traits = []>
+// Most ops take static shapes only (their verifier says so); the ops whose
+// inference, folders and lowering handle dynamic extents derive from
+// Int21_DynamicOp instead.
+def Int21_StaticShapes : NativeOpTrait<"StaticShapes"> {
+  let cppNamespace = "::int21::OpTrait";
+}
+
+class Int21_DynamicOp<string mnemonic, list<Trait> traits = []>
     : Op<Int21_Dialect, mnemonic, traits>;
+class Int21_Op<string mnemonic, list<Trait> traits = []>
+    : Int21_DynamicOp<mnemonic, !listconcat(traits, [Int21_StaticShapes])>;
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -54,12 +63,12 @@ def Int21_FloatLike : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Int21_NumericLike : AnyTypeOf<[Int21_FloatLike, I8, I16, I32, I64,
                                    UI8, UI16, UI32, UI64]>;
 
-def Int21_Tensor : StaticShapeTensorOf<[AnyType]>;
-def Int21_FloatTensor : StaticShapeTensorOf<[Int21_FloatLike]>;
-def Int21_NumericTensor : StaticShapeTensorOf<[Int21_NumericLike]>;
-def Int21_IntegerTensor : StaticShapeTensorOf<[I8, I16, I32, I64,
+def Int21_Tensor : RankedTensorOf<[AnyType]>;
+def Int21_FloatTensor : RankedTensorOf<[Int21_FloatLike]>;
+def Int21_NumericTensor : RankedTensorOf<[Int21_NumericLike]>;
+def Int21_IntegerTensor : RankedTensorOf<[I8, I16, I32, I64,
                                                 UI8, UI16, UI32, UI64]>;
-def Int21_BoolTensor : StaticShapeTensorOf<[I1]>;
-def Int21_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Int21_BoolTensor : RankedTensorOf<[I1]>;
+def Int21_IndexTensor : RankedTensorOf<[I32, I64]>;
 
 #endif // INT21_DIALECT_INT21_INT21DIALECT_TD

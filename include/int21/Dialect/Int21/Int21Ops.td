@@ -39,7 +39,7 @@ def Int21_ConstantOp : Int21_Op<"constant",
 
 class Int21_UnaryOp<string mnemonic, Type tensorType, string doc,
                     list<Trait> traits = []>
-    : Int21_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
+    : Int21_DynamicOp<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
                                       Int21_ElementwiseBroadcastable], traits)> {
   let summary = "elementwise " # doc;
   let description = "Computes " # doc # " of every element; the result has "
@@ -106,7 +106,7 @@ def Int21_ClipOp : Int21_UnaryOp<"clip", Int21_NumericTensor,
                        OptionalAttr<F64Attr>:$max);
 }
 
-def Int21_CastOp : Int21_Op<"cast", [Pure, Int21_ElementwiseBroadcastable]> {
+def Int21_CastOp : Int21_DynamicOp<"cast", [Pure, Int21_ElementwiseBroadcastable]> {
   let summary = "elementwise conversion to another element type";
   let description = [{
     Converts every element to the element type of the result, with ONNX Cast
@@ -132,7 +132,7 @@ def Int21_CastOp : Int21_Op<"cast", [Pure, Int21_ElementwiseBroadcastable]> {
 //===----------------------------------------------------------------------===//
 
 class Int21_BroadcastOp<string mnemonic, list<Trait> traits = []>
-    : Int21_Op<mnemonic, !listconcat([Pure, Int21_ElementwiseBroadcastable,
+    : Int21_DynamicOp<mnemonic, !listconcat([Pure, Int21_ElementwiseBroadcastable,
                                       InferTypeOpAdaptor], traits)> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
@@ -224,7 +224,7 @@ def Int21_WhereOp : Int21_BroadcastOp<"where",
 // Contractions, convolution, pooling
 //===----------------------------------------------------------------------===//
 
-def Int21_MatMulOp : Int21_Op<"matmul",
+def Int21_MatMulOp : Int21_DynamicOp<"matmul",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
   let summary = "batched matrix product with broadcast batch dimensions";
   let description = [{
@@ -266,7 +266,7 @@ def Int21_EinsumOp : Int21_Op<"einsum",
   }];
 }
 
-def Int21_ConvOp : Int21_Op<"conv", [Pure, InferTypeOpAdaptor]> {
+def Int21_ConvOp : Int21_DynamicOp<"conv", [Pure, InferTypeOpAdaptor]> {
   let summary = "N-D grouped convolution (ONNX Conv), NC... layout";
   let description = [{
     `input` is `[N, C, D1, ..., Dk]`, `weight` is `[F, C / group, K1, ..., Kk]`,
@@ -310,7 +310,7 @@ def Int21_ConvTransposeOp : Int21_Op<"conv_transpose", [Pure, InferTypeOpAdaptor
 }
 
 class Int21_PoolOp<string mnemonic, string doc>
-    : Int21_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Int21_DynamicOp<mnemonic, [Pure, InferTypeOpAdaptor,
                           AllElementTypesMatch<["input", "output"]>]> {
   let summary = doc # " pooling over the spatial dimensions, NC... layout";
   let description = [{
@@ -374,7 +374,7 @@ def Int21_LayerNormOp : Int21_Op<"layer_norm",
   let hasVerifier = 1;
 }
 
-def Int21_BatchNormOp : Int21_Op<"batch_norm",
+def Int21_BatchNormOp : Int21_DynamicOp<"batch_norm",
     [Pure, AllTypesMatch<["input", "output"]>]> {
   let summary = "batch normalisation with running statistics (inference)";
   let description = [{
@@ -394,7 +394,7 @@ def Int21_BatchNormOp : Int21_Op<"batch_norm",
 //===----------------------------------------------------------------------===//
 
 class Int21_ReduceOp<string mnemonic, string doc>
-    : Int21_Op<mnemonic, [Pure, InferTypeOpAdaptor,
+    : Int21_DynamicOp<mnemonic, [Pure, InferTypeOpAdaptor,
                           AllElementTypesMatch<["input", "output"]>]> {
   let summary = "reduction by " # doc # " over a set of axes";
   let description = "Reduces `input` by " # doc # " over `axes` (non-negative, "
@@ -419,7 +419,7 @@ class Int21_ArgReduceOp<string mnemonic, string doc>
       # "`select_last_index`. The axis is kept as 1 with `keepdims`.";
   let arguments = (ins Int21_NumericTensor:$input, I64Attr:$axis,
                        BoolAttr:$keepdims, BoolAttr:$select_last_index);
-  let results = (outs StaticShapeTensorOf<[I64]>:$output);
+  let results = (outs RankedTensorOf<[I64]>:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 def Int21_ArgMaxOp : Int21_ArgReduceOp<"argmax", "maximum">;
@@ -429,7 +429,7 @@ def Int21_ArgMinOp : Int21_ArgReduceOp<"argmin", "minimum">;
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def Int21_TransposeOp : Int21_Op<"transpose",
+def Int21_TransposeOp : Int21_DynamicOp<"transpose",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "permutation of dimensions";
   let description = "Result dimension i is input dimension `perm[i]`.";
@@ -440,7 +440,7 @@ def Int21_TransposeOp : Int21_Op<"transpose",
   let hasCanonicalizer = 1;
 }
 
-def Int21_ReshapeOp : Int21_Op<"reshape",
+def Int21_ReshapeOp : Int21_DynamicOp<"reshape",
     [Pure, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "reinterpretation of the elements in a new static shape";
   let description = [{
@@ -695,7 +695,7 @@ def Int21_TopKOp : Int21_Op<"topk", [Pure, InferTypeOpAdaptor,
   let arguments = (ins Int21_NumericTensor:$input, I64Attr:$k, I64Attr:$axis,
                        BoolAttr:$largest);
   let results = (outs Int21_NumericTensor:$values,
-                      StaticShapeTensorOf<[I64]>:$indices);
+                      RankedTensorOf<[I64]>:$indices);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
@@ -703,7 +703,7 @@ def Int21_TopKOp : Int21_Op<"topk", [Pure, InferTypeOpAdaptor,
 // Fusion groups
 //===----------------------------------------------------------------------===//
 
-def Int21_FusionGroupOp : Int21_Op<"fusion_group",
+def Int21_FusionGroupOp : Int21_DynamicOp<"fusion_group",
     [SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
      RecursivelySpeculatable]> {
   let summary = "the body of one future kernel";
@@ -734,7 +734,7 @@ def Int21_FusionGroupOp : Int21_Op<"fusion_group",
   }];
 }
 
-def Int21_YieldOp : Int21_Op<"yield",
+def Int21_YieldOp : Int21_DynamicOp<"yield",
     [Pure, Terminator, ReturnLike, HasParent<"FusionGroupOp">]> {
   let summary = "the results of a fusion group";
   let arguments = (ins Variadic<Int21_Tensor>:$values);
