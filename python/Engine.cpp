@@ -37,8 +37,25 @@ py::dtype requireNumpyDType(const TensorSpec &spec, const char *what) {
 std::string shapeString(llvm::ArrayRef<int64_t> shape) {
   std::string s = "(";
   for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? ", " : "") + std::to_string(d);
+    s += (i ? ", " : "") + (d == TensorSpec::kDynamicExtent
+                                ? std::string("None")
+                                : std::to_string(d));
   return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// A spec's shape as Python sees it: a dynamic extent is its dimension name,
+/// or None where it has none.
+py::tuple shapeTuple(const TensorSpec &spec) {
+  py::tuple shape(spec.shape.size());
+  for (auto [i, d] : llvm::enumerate(spec.shape)) {
+    if (d != TensorSpec::kDynamicExtent)
+      shape[i] = py::int_(d);
+    else if (i < spec.dimNames.size() && !spec.dimNames[i].empty())
+      shape[i] = py::str(spec.dimNames[i]);
+    else
+      shape[i] = py::none();
+  }
+  return shape;
 }
 
 py::tuple asTuple(const TensorInfo &info) {
@@ -48,7 +65,7 @@ py::tuple asTuple(const TensorInfo &info) {
 TensorInfo tensorInfo(const TensorSpec &spec) {
   std::optional<py::dtype> dtype = numpyDType(spec.dtype);
   return {spec.name, dtype ? py::object(*dtype) : py::object(py::none()),
-          py::cast(spec.shape)};
+          shapeTuple(spec)};
 }
 
 } // namespace
@@ -153,8 +170,10 @@ py::array PyEngine::checkInput(const TensorSpec &spec, py::handle value) {
                           " (int21 does not convert inputs; use .astype('" +
                           std::string(py::str(want)) + "'))");
   bool sameShape = array.ndim() == static_cast<py::ssize_t>(spec.shape.size());
+  // The engine checks dynamic extents (and the names they share).
   for (py::ssize_t i = 0; sameShape && i < array.ndim(); ++i)
-    sameShape = array.shape(i) == spec.shape[i];
+    sameShape = spec.shape[i] == TensorSpec::kDynamicExtent ||
+                array.shape(i) == spec.shape[i];
   if (!sameShape) {
     std::vector<int64_t> got(array.shape(), array.shape() + array.ndim());
     throw py::value_error("input '" + spec.name + "': expected shape " +
@@ -266,12 +285,19 @@ py::object PyEngine::run(py::args args, py::kwargs kwargs) const {
 
   // Fresh arrays, 64-byte aligned like the runtime's tensors, that the
   // engine writes into.
+  std::vector<std::vector<int64_t>> inputShapes;
+  for (const py::array &array : inputs)
+    inputShapes.emplace_back(array.shape(), array.shape() + array.ndim());
+  llvm::Expected<std::vector<std::vector<int64_t>>> outputShapes =
+      engine->outputShapes(inputShapes);
+  if (!outputShapes)
+    throw py::value_error(llvm::toString(outputShapes.takeError()));
   std::vector<py::array> outputs;
   std::vector<void *> outputPointers;
-  for (const TensorSpec &spec : meta.outputs) {
+  for (auto [spec, shape] : llvm::zip(meta.outputs, *outputShapes)) {
     py::dtype dtype = requireNumpyDType(spec, "output");
     int64_t elements = 1;
-    for (int64_t d : spec.shape)
+    for (int64_t d : shape)
       elements *= d;
     size_t bytes = llvm::alignTo(
         std::max<size_t>(elements * int21::runtime::dtypeSize(spec.dtype), 1),
@@ -280,7 +306,7 @@ py::object PyEngine::run(py::args args, py::kwargs kwargs) const {
     if (!data)
       throw std::bad_alloc();
     py::capsule owner(data, [](void *p) { std::free(p); });
-    outputs.emplace_back(dtype, spec.shape, data, owner);
+    outputs.emplace_back(dtype, shape, data, owner);
     outputPointers.push_back(data);
   }
   std::vector<const void *> inputPointers;
@@ -290,7 +316,8 @@ py::object PyEngine::run(py::args args, py::kwargs kwargs) const {
   std::string error;
   {
     py::gil_scoped_release release;
-    if (llvm::Error e = engine->run(inputPointers, outputPointers))
+    if (llvm::Error e =
+            engine->run(inputPointers, inputShapes, outputPointers))
       error = llvm::toString(std::move(e));
   }
   if (!error.empty())

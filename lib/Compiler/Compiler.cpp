@@ -116,11 +116,18 @@ static FailureOr<TensorSpec> specOf(Operation *where, Type type,
   if (!tensor)
     return where->emitError() << kind << " '" << spec.name
                               << "' is not a ranked tensor: " << type;
-  if (!tensor.hasStaticShape())
-    return where->emitError()
-           << kind << " '" << spec.name << "' has dynamic dimensions (" << type
-           << "); engines are compiled for static shapes: give the model's "
-              "inputs with --input-shape NAME=DIMS";
+  if (!tensor.hasStaticShape()) {
+    // The model's names of the dynamic extents (the importer's dim_params).
+    auto names = attrs ? attrs.getAs<ArrayAttr>(int21::kDimParamsAttr)
+                       : ArrayAttr();
+    for (int64_t d = 0; d < tensor.getRank(); ++d) {
+      auto name = names && d < (int64_t)names.size()
+                      ? dyn_cast<StringAttr>(names[d])
+                      : StringAttr();
+      spec.dimNames.push_back(tensor.isDynamicDim(d) && name ? name.str()
+                                                             : "");
+    }
+  }
   std::optional<DType> dtype = ::int21::engineDType(tensor.getElementType());
   if (!dtype)
     return where->emitError() << kind << " '" << spec.name
@@ -128,7 +135,9 @@ static FailureOr<TensorSpec> specOf(Operation *where, Type type,
                                  "support: "
                               << tensor.getElementType();
   spec.dtype = *dtype;
-  spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  for (int64_t d : tensor.getShape())
+    spec.shape.push_back(ShapedType::isDynamic(d) ? TensorSpec::kDynamicExtent
+                                                  : d);
   // Set by the importer on an input a node indexes with.
   if (auto bounds = attrs ? attrs.getAs<ArrayAttr>(int21::kIndexBoundsAttr)
                           : ArrayAttr())
@@ -191,6 +200,10 @@ auto ::int21::describeEntry(ModuleOp module) -> FailureOr<EngineMetadata> {
                 "greatest index)";
     (isCheck ? meta.checks : meta.outputs).push_back(std::move(*spec));
   }
+  for (const std::vector<TensorSpec> *specs : {&meta.inputs, &meta.outputs})
+    for (const TensorSpec &spec : *specs)
+      for (int64_t d : spec.shape)
+        meta.numExtents += d == TensorSpec::kDynamicExtent;
   meta.compilerVersion = compilerVersion().str();
   return meta;
 }
@@ -334,9 +347,22 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
   // @main's arguments: inputs, weights (marked int21.weight), outputs.
   unsigned numArgs = main.getNumArguments();
   size_t numIn = meta.inputs.size(), numOut = meta.numResultBuffers();
-  // The workspace, when there is one, comes last.
+  // The extents array, when there is one, comes last; the workspace before.
   meta.workspaceSize = 0;
   unsigned numAll = numArgs;
+  if (meta.numExtents) {
+    auto extents = numArgs ? main.getArgAttrOfType<IntegerAttr>(
+                                 numArgs - 1, "int21.extents")
+                           : IntegerAttr();
+    if (!extents || uint64_t(extents.getInt()) != meta.numExtents ||
+        !module.lookupSymbol<LLVM::LLVMFuncOp>("int21_shapes")) {
+      main.emitError("@main takes no array of ")
+          << meta.numExtents << " dynamic extents, or the module has no "
+          << "@int21_shapes";
+      return nullptr;
+    }
+    --numArgs;
+  }
   if (numArgs > 0) {
     if (auto workspace = main.getArgAttrOfType<IntegerAttr>(numArgs - 1,
                                                             "int21.workspace")) {

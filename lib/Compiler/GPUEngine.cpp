@@ -612,7 +612,15 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
   if (!hostForm) {
     FailureOr<runtime::EngineMetadata> described =
         ::int21::describeEntry(module);
-    if (failed(described) || failed(::int21::lowerToGPUHost(module, options)))
+    if (failed(described))
+      return failure();
+    // The GPU plan's buffer sizes are static (GPUPlan.h).
+    for (const runtime::TensorSpec &input : described->inputs)
+      if (input.isDynamic())
+        return module.emitError("input '")
+               << input.name << "' has dynamic dimensions: GPU engines take "
+               << "static shapes; give them with --input-shape NAME=DIMS";
+    if (failed(::int21::lowerToGPUHost(module, options)))
       return failure();
     meta = std::move(*described);
   }

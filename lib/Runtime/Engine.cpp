@@ -5,6 +5,7 @@
 #include "int21/Runtime/GPUPlan.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -300,6 +301,13 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
       dlsym(engine->library, "int21_entry"));
   if (!engine->entry)
     return engineError(name, "engine code has no int21_entry");
+  if (engine->isDynamic()) {
+    engine->shapes = reinterpret_cast<int32_t (*)(int64_t *)>(
+        dlsym(engine->library, "int21_shapes"));
+    if (!engine->shapes)
+      return engineError(name, "engine has dynamic dimensions but its code "
+                               "has no int21_shapes");
+  }
   // The code says what it takes; the metadata must say the same, or a run
   // would hand the code buffers of other sizes than it reads and writes.
   const char *abi =
@@ -352,13 +360,146 @@ Error Engine::checkInputValues(ArrayRef<const void *> inputs) const {
   return Error::success();
 }
 
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") +
+         (d == TensorSpec::kDynamicExtent ? std::string("?")
+                                          : std::to_string(d));
+  return s + "]";
+}
+
+Expected<std::vector<int64_t>>
+Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
+  const std::vector<TensorSpec> &specs = metadata().inputs;
+  if (inputShapes.size() != specs.size())
+    return engineError(name, "expected the shapes of " + Twine(specs.size()) +
+                                 " inputs, got " + Twine(inputShapes.size()));
+  std::vector<int64_t> extents;
+  // The extent each dimension name took first, and where.
+  llvm::StringMap<std::pair<int64_t, std::string>> named;
+  for (auto [shape, spec] : llvm::zip(inputShapes, specs)) {
+    if (shape.size() != spec.shape.size())
+      return engineError(name, "input '" + spec.name + "' must have rank " +
+                                   Twine(spec.shape.size()) + " (shape " +
+                                   shapeString(spec.shape) + "), not " +
+                                   Twine(shape.size()) + " (" +
+                                   shapeString(shape) + ")");
+    uint64_t bytes = dtypeSize(spec.dtype);
+    for (auto [d, extent] : llvm::enumerate(shape)) {
+      int64_t expected = spec.shape[d];
+      if (extent < 0 || (extent != 0 && bytes > (uint64_t(1) << 40) /
+                                                    uint64_t(extent)))
+        return engineError(name, "input '" + spec.name + "' dimension " +
+                                     Twine(d) + " is " + Twine(extent) +
+                                     ": outside [0, 2^40 bytes]");
+      bytes *= uint64_t(extent);
+      if (expected != TensorSpec::kDynamicExtent) {
+        if (extent != expected)
+          return engineError(name, "input '" + spec.name + "' dimension " +
+                                       Twine(d) + " must be " +
+                                       Twine(expected) + " (shape " +
+                                       shapeString(spec.shape) + "), not " +
+                                       Twine(extent));
+        continue;
+      }
+      extents.push_back(extent);
+      if (d >= spec.dimNames.size() || spec.dimNames[d].empty())
+        continue;
+      const std::string &dimName = spec.dimNames[d];
+      std::string here = "input '" + spec.name + "' dimension " +
+                         std::to_string(d);
+      auto [it, inserted] = named.try_emplace(dimName, extent, here);
+      if (!inserted && it->second.first != extent)
+        return engineError(name, here + " ('" + dimName + "') is " +
+                                     Twine(extent) + ", but " +
+                                     it->second.second + " ('" + dimName +
+                                     "') is " + Twine(it->second.first));
+    }
+  }
+  for (const TensorSpec &spec : metadata().outputs)
+    for (int64_t d : spec.shape)
+      if (d == TensorSpec::kDynamicExtent)
+        extents.push_back(-1);
+  if (extents.size() != metadata().numExtents)
+    return engineError(name, "engine metadata counts " +
+                                 Twine(metadata().numExtents) +
+                                 " dynamic extents, its tensors " +
+                                 Twine(extents.size()));
+  if (!shapes)
+    return engineError(name, "engine has no code computing output shapes");
+  if (int32_t status = shapes(extents.data()))
+    return engineError(name, "the inputs' shapes are inconsistent (check " +
+                                 Twine(status) + " of the engine failed)");
+  return extents;
+}
+
+Expected<std::vector<std::vector<int64_t>>>
+Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes) const {
+  std::vector<std::vector<int64_t>> result;
+  if (!isDynamic()) {
+    for (auto [shape, spec] : llvm::zip(inputShapes, metadata().inputs))
+      if (shape != spec.shape)
+        return engineError(name, "input '" + spec.name + "' must have shape " +
+                                     shapeString(spec.shape) + ", not " +
+                                     shapeString(shape));
+    if (inputShapes.size() != metadata().inputs.size())
+      return engineError(name, "expected the shapes of " +
+                                   Twine(metadata().inputs.size()) +
+                                   " inputs, got " + Twine(inputShapes.size()));
+    for (const TensorSpec &spec : metadata().outputs)
+      result.push_back(spec.shape);
+    return result;
+  }
+  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes);
+  if (!extents)
+    return extents.takeError();
+  // The outputs' extents follow the inputs'.
+  size_t next = 0;
+  for (const TensorSpec &spec : metadata().inputs)
+    for (int64_t d : spec.shape)
+      next += d == TensorSpec::kDynamicExtent;
+  for (const TensorSpec &spec : metadata().outputs) {
+    std::vector<int64_t> shape = spec.shape;
+    for (int64_t &d : shape)
+      if (d == TensorSpec::kDynamicExtent) {
+        d = (*extents)[next++];
+        if (d < 0)
+          return engineError(name, "output '" + spec.name +
+                                       "' got a negative extent");
+      }
+    result.push_back(std::move(shape));
+  }
+  return result;
+}
+
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<void *> outputs) const {
-  return runChecked(inputs, outputs, /*deviceMs=*/nullptr);
+  if (isDynamic())
+    return engineError(name, "engine has dynamic dimensions: give the "
+                             "inputs' shapes to run it");
+  return runChecked(inputs, outputs, /*deviceMs=*/nullptr, nullptr);
+}
+
+Error Engine::run(ArrayRef<const void *> inputs,
+                  ArrayRef<std::vector<int64_t>> inputShapes,
+                  ArrayRef<void *> outputs) const {
+  if (!isDynamic()) {
+    if (Expected<std::vector<std::vector<int64_t>>> checked =
+            outputShapes(inputShapes);
+        !checked)
+      return checked.takeError();
+    return run(inputs, outputs);
+  }
+  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes);
+  if (!extents)
+    return extents.takeError();
+  return runChecked(inputs, outputs, /*deviceMs=*/nullptr, extents->data());
 }
 
 Error Engine::runChecked(ArrayRef<const void *> inputs,
-                         ArrayRef<void *> outputs, double *deviceMs) const {
+                         ArrayRef<void *> outputs, double *deviceMs,
+                         int64_t *extents) const {
   if (Error error = checkInputValues(inputs))
     return error;
   if (outputs.size() != metadata().outputs.size())
@@ -371,7 +512,7 @@ Error Engine::runChecked(ArrayRef<const void *> inputs,
   for (std::array<int64_t, 2> &data : checkData)
     results.push_back(data.data());
   if (Error error = cuda ? cuda->run(inputs, results, deviceMs)
-                         : runOnHost(inputs, results))
+                         : runOnHost(inputs, results, extents))
     return error;
   for (auto [check, data] : llvm::zip(metadata().checks, checkData)) {
     std::string outside = checkComputedIndices(check, data.data());
@@ -382,7 +523,7 @@ Error Engine::runChecked(ArrayRef<const void *> inputs,
 }
 
 Error Engine::runOnHost(ArrayRef<const void *> inputs,
-                        ArrayRef<void *> results) const {
+                        ArrayRef<void *> results, int64_t *extents) const {
   std::vector<void *> args;
   args.reserve(inputs.size() + weightPointers.size() + results.size() + 1);
   for (const void *p : inputs)
@@ -409,6 +550,8 @@ Error Engine::runOnHost(ArrayRef<const void *> inputs,
     }
     args.push_back(workspace.get());
   }
+  if (extents)
+    args.push_back(extents);
   if (setNumThreads) {
     bindThreadsToCores(threadCount);
     setNumThreads(static_cast<int>(threadCount));
@@ -421,37 +564,31 @@ Error Engine::runOnHost(ArrayRef<const void *> inputs,
   return Error::success();
 }
 
-static std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s + "]";
-}
-
 Expected<std::vector<Tensor>> Engine::run(ArrayRef<Tensor> inputs) const {
   const std::vector<TensorSpec> &specs = metadata().inputs;
   if (inputs.size() != specs.size())
     return engineError(name, "expected " + Twine(specs.size()) +
                                  " inputs, got " + Twine(inputs.size()));
   std::vector<const void *> in;
+  std::vector<std::vector<int64_t>> shapes;
   for (auto [tensor, spec] : llvm::zip(inputs, specs)) {
     if (tensor.dtype() != spec.dtype)
       return engineError(name, "input '" + spec.name + "' must be " +
                                    dtypeName(spec.dtype) + ", not " +
                                    dtypeName(tensor.dtype()));
-    if (tensor.shape() != spec.shape)
-      return engineError(name, "input '" + spec.name + "' must have shape " +
-                                   shapeString(spec.shape) + ", not " +
-                                   shapeString(tensor.shape()));
     in.push_back(tensor.data());
+    shapes.push_back(tensor.shape());
   }
+  Expected<std::vector<std::vector<int64_t>>> outShapes = outputShapes(shapes);
+  if (!outShapes)
+    return outShapes.takeError();
   std::vector<Tensor> results;
   std::vector<void *> out;
-  for (const TensorSpec &spec : metadata().outputs) {
-    results.emplace_back(spec.dtype, spec.shape);
+  for (auto [spec, shape] : llvm::zip(metadata().outputs, *outShapes)) {
+    results.emplace_back(spec.dtype, shape);
     out.push_back(results.back().data());
   }
-  if (Error error = run(in, out))
+  if (Error error = run(in, shapes, out))
     return std::move(error);
   return results;
 }
@@ -460,12 +597,30 @@ Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
                                   ArrayRef<void *> outputs) const {
   if (cuda) {
     double ms = 0;
-    if (Error error = runChecked(inputs, outputs, &ms))
+    if (Error error = runChecked(inputs, outputs, &ms, nullptr))
       return std::move(error);
     return ms;
   }
   auto start = std::chrono::steady_clock::now();
   if (Error error = run(inputs, outputs))
+    return std::move(error);
+  auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
+Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
+                                  ArrayRef<std::vector<int64_t>> inputShapes,
+                                  ArrayRef<void *> outputs) const {
+  if (!isDynamic())
+    return runTimed(inputs, outputs);
+  // The extents are computed before the clock starts: a static engine has
+  // them built in.
+  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes);
+  if (!extents)
+    return extents.takeError();
+  auto start = std::chrono::steady_clock::now();
+  if (Error error =
+          runChecked(inputs, outputs, /*deviceMs=*/nullptr, extents->data()))
     return std::move(error);
   auto end = std::chrono::steady_clock::now();
   return std::chrono::duration<double, std::milli>(end - start).count();

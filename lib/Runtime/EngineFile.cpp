@@ -68,8 +68,15 @@ static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
   json::Array array;
   for (const TensorSpec &spec : specs) {
     json::Array shape;
-    for (int64_t d : spec.shape)
-      shape.push_back(d);
+    // A dynamic extent is written as its name ("?" where it has none).
+    for (auto [i, d] : llvm::enumerate(spec.shape)) {
+      if (d != TensorSpec::kDynamicExtent) {
+        shape.push_back(d);
+        continue;
+      }
+      std::string name = i < spec.dimNames.size() ? spec.dimNames[i] : "";
+      shape.push_back(name.empty() ? "?" : name);
+    }
     json::Object object{{"name", spec.name},
                         {"dtype", dtypeName(spec.dtype)},
                         {"shape", std::move(shape)}};
@@ -129,6 +136,8 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
   // they always did.
   if (!metadata.checks.empty())
     object["checks"] = specsToJSON(metadata.checks);
+  if (metadata.numExtents)
+    object["extents"] = static_cast<int64_t>(metadata.numExtents);
   metaStream << json::Value(std::move(object));
   metaStream.flush();
 
@@ -165,8 +174,13 @@ std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
   os << "int21-abi 1\n";
   auto tensor = [&](StringRef role, size_t i, const TensorSpec &spec) {
     os << role << " " << i << ": " << dtypeName(spec.dtype) << " [";
-    for (auto [d, dim] : llvm::enumerate(spec.shape))
-      os << (d ? "x" : "") << dim;
+    for (auto [d, dim] : llvm::enumerate(spec.shape)) {
+      os << (d ? "x" : "");
+      if (dim == TensorSpec::kDynamicExtent)
+        os << '?';
+      else
+        os << dim;
+    }
     os << "]\n";
   };
   for (auto [i, spec] : llvm::enumerate(metadata.inputs))
@@ -179,6 +193,8 @@ std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
   for (auto [i, spec] : llvm::enumerate(metadata.checks))
     tensor("check", i, spec);
   os << "workspace: " << metadata.workspaceSize << " bytes\n";
+  if (metadata.numExtents)
+    os << "extents: " << metadata.numExtents << "\n";
   return text;
 }
 
@@ -285,15 +301,30 @@ specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
       return engineError(path, "unknown dtype '" + *dtype + "' for '" +
                                    *name + "'");
     spec.dtype = *parsed;
+    bool dynamic = false;
     for (const json::Value &dim : *shape) {
+      if (std::optional<StringRef> dimName = dim.getAsString()) {
+        if (dimName->empty())
+          return engineError(path, "empty dimension name in the shape of '" +
+                                       *name + "'");
+        dynamic = true;
+        spec.shape.push_back(TensorSpec::kDynamicExtent);
+        spec.dimNames.push_back(*dimName == "?" ? "" : dimName->str());
+        continue;
+      }
       std::optional<int64_t> d = dim.getAsInteger();
       if (!d || *d < 0)
         return engineError(path, "invalid dimension in the shape of '" +
                                      *name + "'");
       spec.shape.push_back(*d);
+      spec.dimNames.push_back("");
     }
+    if (!dynamic)
+      spec.dimNames.clear();
     uint64_t bytes = dtypeSize(spec.dtype);
     for (int64_t dim : spec.shape) {
+      if (dim == TensorSpec::kDynamicExtent)
+        continue;
       if (dim != 0 && bytes > kMaxTensorBytes / uint64_t(dim))
         return engineError(path, "the shape of '" + *name +
                                      "' describes more than 2^40 bytes");
@@ -445,6 +476,21 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
                                    " bytes, outside [0, 2^40]");
     file.meta.workspaceSize = static_cast<uint64_t>(*workspace);
   }
+  // The extents array holds every dynamic extent of the inputs and outputs.
+  uint64_t dynamicExtents = 0;
+  for (const std::vector<TensorSpec> *specs : {&*inputs, &*outputs})
+    for (const TensorSpec &spec : *specs)
+      for (int64_t d : spec.shape)
+        dynamicExtents += d == TensorSpec::kDynamicExtent;
+  for (const TensorSpec &check : checks)
+    if (check.isDynamic())
+      return engineError(path, "check '" + check.name + "' has a dynamic shape");
+  int64_t extents = meta->getInteger("extents").value_or(0);
+  if (extents < 0 || uint64_t(extents) != dynamicExtents)
+    return engineError(path, "metadata has " + Twine(extents) +
+                                 " extents, but its inputs and outputs have " +
+                                 Twine(dynamicExtents) + " dynamic dimensions");
+  file.meta.numExtents = dynamicExtents;
   file.meta.inputs = std::move(*inputs);
   file.meta.outputs = std::move(*outputs);
   file.meta.checks = std::move(checks);

@@ -73,6 +73,7 @@ void int21::buildInt21CPUCodegenPipeline(
   // Buffers: results written into caller-provided outputs, temporaries freed.
   addInlineAndBufferize(pm);
   pm.addNestedPass<func::FuncOp>(createInt21PlanWorkspace());
+  pm.addPass(createInt21DynamicSignature());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 

@@ -1,4 +1,4 @@
-// RUN: int21-opt %s -int21-lower-to-linalg -split-input-file | FileCheck %s
+// RUN: int21-opt %s -int21-lower-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
 
 // Dynamic extents: the result of a broadcast takes each dynamic extent from
 // an operand that has it (never from one that broadcasts it from 1); a

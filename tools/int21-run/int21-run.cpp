@@ -44,6 +44,9 @@ static const char kUsage[] =
     "that way where the engine expects bfloat16.\n"
     "\n"
     "  --input NAME=FILE.pb  an input (repeatable)\n"
+    "  --input-shape NAME=DIMS\n"
+    "                        the shape of a random input with dynamic\n"
+    "                        dimensions, e.g. x=8x3x224x224 (repeatable)\n"
     "  --output-dir DIR      write output_K.pb in output order\n"
     "  --expect DIR          compare with DIR/output_K.pb; exit 1 beyond the\n"
     "                        tolerance |got - want| <= atol + rtol * |want|\n"
@@ -152,7 +155,9 @@ static int printPlan(StringRef path, bool json) {
 static std::string shapeString(ArrayRef<int64_t> shape) {
   std::string s;
   for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
+    s += (i ? "x" : "") + (d == TensorSpec::kDynamicExtent
+                               ? std::string("?")
+                               : std::to_string(d));
   return "[" + s + "]";
 }
 
@@ -171,7 +176,7 @@ int main(int argc, char **argv) {
   // Parsed by hand: libLLVM registers global options of its own (one of them
   // named "threads") that this tool must neither clash with nor show.
   std::string enginePath, outputDir, expectDir;
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs, inputShapes;
   double rtol = 1e-3, atol = 1e-7;
   unsigned bench = 0, threads = 0;
   uint64_t seed = 21;
@@ -204,9 +209,9 @@ int main(int argc, char **argv) {
     bool hasValue = name.contains('=');
     if (hasValue)
       std::tie(name, value) = name.split('=');
-    static const char *const kNames[] = {"input", "output-dir", "expect",
-                                         "rtol",  "atol",       "bench",
-                                         "threads", "seed"};
+    static const char *const kNames[] = {
+        "input", "input-shape", "output-dir", "expect", "rtol",
+        "atol",  "bench",       "threads",    "seed"};
     if (!llvm::is_contained(kNames, name))
       return fail("unknown option '" + arg + "' (see --help)");
     if (!hasValue) {
@@ -224,6 +229,8 @@ int main(int argc, char **argv) {
     bool ok = true;
     if (name == "input")
       inputs.push_back(value.str());
+    else if (name == "input-shape")
+      inputShapes.push_back(value.str());
     else if (name == "output-dir")
       outputDir = value.str();
     else if (name == "expect")
@@ -277,20 +284,57 @@ int main(int argc, char **argv) {
       return fail("--input: the engine has no input named '" + name + "'");
     files[name] = file.str();
   }
+  StringMap<std::vector<int64_t>> shapes;
+  for (const std::string &spec : inputShapes) {
+    auto [name, dims] = StringRef(spec).split('=');
+    auto it = llvm::find_if(engine.inputs(), [&](const TensorSpec &s) {
+      return s.name == name;
+    });
+    if (it == engine.inputs().end())
+      return fail("--input-shape: the engine has no input named '" + name +
+                  "'");
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    std::vector<int64_t> shape;
+    for (StringRef part : parts) {
+      int64_t d;
+      if (part.getAsInteger(10, d) || d < 0)
+        return fail("--input-shape '" + spec +
+                    "' must look like NAME=DIMS, e.g. x=1x3x224x224");
+      shape.push_back(d);
+    }
+    if (dims.empty())
+      shape.clear();
+    if (shape.size() != it->shape.size())
+      return fail("--input-shape gives input '" + name + "' " +
+                  Twine(shape.size()) + " dimensions, but it has " +
+                  Twine(it->shape.size()) + " " + shapeString(it->shape));
+    shapes[name] = std::move(shape);
+  }
   std::mt19937_64 rng(seed);
   std::vector<Tensor> feeds;
   for (const TensorSpec &spec : engine.inputs()) {
     auto it = files.find(spec.name);
     if (it == files.end()) {
-      feeds.push_back(randomTensor(spec, rng));
+      TensorSpec random = spec;
+      auto given = shapes.find(spec.name);
+      if (given != shapes.end())
+        random.shape = given->second;
+      else if (spec.isDynamic())
+        return fail("input '" + spec.name + "' has dynamic dimensions " +
+                    shapeString(spec.shape) + ": give its shape with "
+                    "--input-shape " + spec.name + "=DIMS, or its data with "
+                    "--input " + spec.name + "=FILE.pb");
+      feeds.push_back(randomTensor(random, rng));
       continue;
     }
     Expected<NamedTensor> read = readTensorProto(it->second);
     if (!read)
       return fail(toString(read.takeError()));
     read->tensor = asBFloat16IfStored(std::move(read->tensor), spec.dtype);
+    // The engine checks a dynamic input's extents.
     if (read->tensor.dtype() != spec.dtype ||
-        read->tensor.shape() != spec.shape)
+        (!spec.isDynamic() && read->tensor.shape() != spec.shape))
       return fail(it->second + ": input '" + spec.name + "' must be " +
                   dtypeName(spec.dtype) + shapeString(spec.shape) + ", not " +
                   dtypeName(read->tensor.dtype()) +
@@ -355,15 +399,18 @@ int main(int argc, char **argv) {
       if (Error error = engine.run(feeds).takeError())
         return fail(toString(std::move(error)));
     std::vector<const void *> in;
-    for (const Tensor &t : feeds)
+    std::vector<std::vector<int64_t>> feedShapes;
+    for (const Tensor &t : feeds) {
       in.push_back(t.data());
+      feedShapes.push_back(t.shape());
+    }
     std::vector<void *> out;
     for (Tensor &t : *results)
       out.push_back(t.data());
     std::vector<double> times, deviceTimes;
     for (unsigned i = 0; i < bench; ++i) {
       auto start = std::chrono::steady_clock::now();
-      Expected<double> ms = engine.runTimed(in, out);
+      Expected<double> ms = engine.runTimed(in, feedShapes, out);
       if (!ms)
         return fail(toString(ms.takeError()));
       auto end = std::chrono::steady_clock::now();
@@ -381,6 +428,11 @@ int main(int argc, char **argv) {
   }
 
   if (outputDir.empty() && expectDir.empty() && !bench) {
+    // The shapes a dynamic engine ran on.
+    if (engine.isDynamic())
+      for (auto [spec, tensor] : llvm::zip(engine.inputs(), feeds))
+        outs() << "input " << spec.name << ": " << dtypeName(tensor.dtype())
+               << shapeString(tensor.shape()) << "\n";
     for (auto [k, tensor] : llvm::enumerate(*results)) {
       double lo = INFINITY, hi = -INFINITY, sum = 0;
       int64_t n = tensor.numElements();

@@ -249,6 +249,51 @@ TEST(EngineFileTest, IndexBoundsRoundTripAndAreChecked) {
       << error;
 }
 
+TEST(EngineFileTest, DynamicExtentsRoundTrip) {
+  EngineMetadata meta = sampleMetadata();
+  meta.inputs.push_back({"tokens",
+                         DType::I64,
+                         {TensorSpec::kDynamicExtent, 16,
+                          TensorSpec::kDynamicExtent},
+                         {},
+                         {"batch", "", ""}});
+  meta.outputs.push_back(
+      {"scores", DType::F32, {TensorSpec::kDynamicExtent, 2}, {}, {"", ""}});
+  meta.numExtents = 3;
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  writeEngineFile(meta, {}, os);
+  os.flush();
+  // Named extents are written by name, unnamed ones as "?".
+  EXPECT_NE(bytes.find(R"("shape":["batch",16,"?"])"), std::string::npos);
+  llvm::Expected<EngineFile> file = readBytes(bytes);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_EQ(file->metadata().inputs, meta.inputs);
+  EXPECT_EQ(file->metadata().outputs, meta.outputs);
+  EXPECT_EQ(file->metadata().numExtents, 3u);
+  EXPECT_TRUE(file->metadata().inputs.back().isDynamic());
+  EXPECT_NE(abiDescriptor(file->metadata()).find("[?x16x?]"),
+            std::string::npos);
+  EXPECT_NE(abiDescriptor(file->metadata()).find("extents: 3"),
+            std::string::npos);
+
+  // The extents count must match the tensors' dynamic dimensions.
+  std::string error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "outputs": [], )"
+      R"("inputs": [{"name": "x", "dtype": "float32", "shape": ["n", 4]}], )"
+      R"("extents": 2})")));
+  EXPECT_NE(error.find("metadata has 2 extents, but its inputs and outputs "
+                       "have 1 dynamic dimensions"),
+            std::string::npos)
+      << error;
+  error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "outputs": [], )"
+      R"("inputs": [{"name": "x", "dtype": "float32", "shape": ["", 4]}]})")));
+  EXPECT_NE(error.find("empty dimension name in the shape of 'x'"),
+            std::string::npos)
+      << error;
+}
+
 TEST(EngineFileTest, IndexChecksRoundTripAndAreChecked) {
   EngineMetadata meta = sampleMetadata();
   meta.checks.push_back(

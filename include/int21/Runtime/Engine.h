@@ -94,6 +94,19 @@ public:
   /// not valid.
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<void *> outputs) const;
+  /// Whether some input or output has dynamic extents (TensorSpec::shape
+  /// holds kDynamicExtent there): runs then give the inputs' shapes.
+  bool isDynamic() const { return metadata().isDynamic(); }
+  /// The outputs' shapes for inputs of `inputShapes`, which must have the
+  /// inputs' ranks and static extents, and one extent per dimension name
+  /// (an error names the input, the dimension and what it must be).
+  llvm::Expected<std::vector<std::vector<int64_t>>>
+  outputShapes(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
+  /// `run` for inputs of `inputShapes`, on outputs of the shapes
+  /// outputShapes gives for them.
+  llvm::Error run(llvm::ArrayRef<const void *> inputs,
+                  llvm::ArrayRef<std::vector<int64_t>> inputShapes,
+                  llvm::ArrayRef<void *> outputs) const;
   /// Runs on `inputs` (checked against the metadata: count, dtype, shape)
   /// and returns the outputs.
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs) const;
@@ -103,6 +116,10 @@ public:
   /// included); on the CPU, the wall-clock time of the call.
   llvm::Expected<double> runTimed(llvm::ArrayRef<const void *> inputs,
                                   llvm::ArrayRef<void *> outputs) const;
+  llvm::Expected<double>
+  runTimed(llvm::ArrayRef<const void *> inputs,
+           llvm::ArrayRef<std::vector<int64_t>> inputShapes,
+           llvm::ArrayRef<void *> outputs) const;
 
   /// Whether the engine runs on a GPU (its target is an NVIDIA chip).
   bool onGpu() const { return cuda != nullptr; }
@@ -117,13 +134,20 @@ private:
   Engine(EngineFile file, std::string name);
   /// The input count, and each input's values within its index bounds.
   llvm::Error checkInputValues(llvm::ArrayRef<const void *> inputs) const;
-  /// `run`, with the device time of a GPU engine's plan in `deviceMs`.
+  /// The extents array of a dynamic engine's run on inputs of
+  /// `inputShapes`: the inputs' dynamic extents, then the outputs' as the
+  /// code computes them.
+  llvm::Expected<std::vector<int64_t>>
+  extentsFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
+  /// `run`, with the device time of a GPU engine's plan in `deviceMs`, and
+  /// the extents array of a dynamic engine (null for a static one).
   llvm::Error runChecked(llvm::ArrayRef<const void *> inputs,
-                         llvm::ArrayRef<void *> outputs,
-                         double *deviceMs) const;
+                         llvm::ArrayRef<void *> outputs, double *deviceMs,
+                         int64_t *extents) const;
   /// Calls the CPU code on the outputs followed by the check buffers.
   llvm::Error runOnHost(llvm::ArrayRef<const void *> inputs,
-                        llvm::ArrayRef<void *> results) const;
+                        llvm::ArrayRef<void *> results,
+                        int64_t *extents) const;
 
   EngineFile file;
   std::string name;
@@ -131,6 +155,9 @@ private:
   /// The memfd the code was loaded from, open while it is loaded.
   int codeFile = -1;
   void (*entry)(void **) = nullptr;
+  /// A dynamic engine's `int21_shapes(int64_t *extents)`: fills in the
+  /// outputs' extents; 0 when the inputs' are valid.
+  int32_t (*shapes)(int64_t *) = nullptr;
   void (*setNumThreads)(int) = nullptr;
   std::vector<const void *> weightPointers;
   /// Weights copied to aligned memory when the file's buffer is not.

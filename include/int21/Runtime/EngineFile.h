@@ -61,13 +61,26 @@ struct IndexBounds {
 struct TensorSpec {
   std::string name;
   DType dtype = DType::F32;
+  /// The extents; kDynamicExtent where a run gives it (a dynamic engine).
   std::vector<int64_t> shape;
   /// For an integer input that nodes index with directly.
   std::vector<IndexBounds> indexBounds;
+  /// The model's name of each dynamic extent (its dim_param), "" where it
+  /// has none; empty when the shape is static. Inputs that share a name
+  /// share the extent.
+  std::vector<std::string> dimNames;
 
+  static constexpr int64_t kDynamicExtent = -1;
+  bool isDynamic() const {
+    for (int64_t d : shape)
+      if (d == kDynamicExtent)
+        return true;
+    return false;
+  }
   bool operator==(const TensorSpec &other) const {
     return name == other.name && dtype == other.dtype &&
-           shape == other.shape && indexBounds == other.indexBounds;
+           shape == other.shape && dimNames == other.dimNames &&
+           indexBounds == other.indexBounds;
   }
 };
 
@@ -127,6 +140,13 @@ struct EngineMetadata {
   /// Bytes of scratch memory the code needs, passed as its last argument
   /// (after the outputs and checks) when not zero.
   uint64_t workspaceSize = 0;
+  /// The number of dynamic extents of the inputs and the outputs: the code
+  /// takes them in one array of int64 (its last argument, after the
+  /// workspace), the inputs' in order then the outputs', and computes the
+  /// outputs' with `int21_shapes(int64_t *extents)` before the run. Zero for
+  /// an engine of static shapes.
+  uint64_t numExtents = 0;
+  bool isDynamic() const { return numExtents != 0; }
 
   /// The buffers the code writes, in order: the outputs, then the checks.
   size_t numResultBuffers() const { return outputs.size() + checks.size(); }

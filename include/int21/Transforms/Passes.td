@@ -171,6 +171,24 @@ def Int21DetachEmptyArguments
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def Int21DynamicSignature : Pass<"int21-dynamic-signature", "::mlir::ModuleOp"> {
+  let summary = "Pass @main's dynamic extents in one array, with a function computing the outputs'";
+  let description = [{
+    Runs on buffers, after the outputs became arguments (and after
+    int21-plan-workspace). When @main has arguments of dynamic extents, it
+    gets one more, last: `memref<Kxi64>` marked `int21.extents = K`, every
+    dynamic extent of every input then of every output in argument order.
+    Each such argument becomes a rank-0 memref (its pointer, as the
+    bare-pointer calling convention passes it) viewed at its extents with
+    `memref.reinterpret_cast`. A new function `@int21_shapes(%extents) ->
+    i32` fills in the outputs' extents from the inputs' and returns 0: the
+    runtime calls it first, then allocates the outputs. An output whose extent depends on
+    anything but input extents (data) is an error naming it.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "::mlir::ModuleOp"> {
   let summary = "Add the engine entry point `int21_entry(void **args)`";
   let description = [{

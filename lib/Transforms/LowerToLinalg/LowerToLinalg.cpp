@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -263,6 +264,25 @@ struct LowerToLinalgPass
     target.addIllegalDialect<Int21Dialect>();
     target.addLegalOp<FusionGroupOp, YieldOp>();
 
+    // The ops lowered on dynamic extents so far; any other says so.
+    WalkResult dynamic = getOperation().walk([&](Operation *op) {
+      if (!isa<Int21Dialect>(op->getDialect()) ||
+          op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
+          isa<MatMulOp, ReshapeOp, TransposeOp, FusionGroupOp, YieldOp>(op))
+        return WalkResult::advance();
+      for (Type type : op->getResultTypes())
+        if (auto tensor = dyn_cast<RankedTensorType>(type);
+            tensor && !tensor.hasStaticShape()) {
+          op->emitError() << "'" << op->getName() << "' on dynamic extents ("
+                          << type << ") is not lowered yet: give the model's "
+                          << "inputs static shapes with --input-shape";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (dynamic.wasInterrupted())
+      return signalPassFailure();
+
     SignlessTypeConverter converter;
     RewritePatternSet patterns(ctx);
     populateElementwiseLoweringPatterns(converter, patterns);
@@ -278,8 +298,28 @@ struct LowerToLinalgPass
       signalPassFailure();
       return;
     }
+    resolveDynamicExtents();
     moveAnchorReshapesPastEpilogues();
     fuseEpilogues();
+  }
+
+  /// The dynamic extents the lowering took from computed values (tensor.dim
+  /// of an op's result) taken from what computes them instead, down to the
+  /// function's arguments: no extent then depends on a value that fusion
+  /// rewrites, and equal extents are one value.
+  void resolveDynamicExtents() {
+    SmallVector<Operation *> dims;
+    getOperation().walk([&](tensor::DimOp dim) { dims.push_back(dim); });
+    if (dims.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+    tensor::DimOp::getCanonicalizationPatterns(patterns, &getContext());
+    GreedyRewriteConfig config;
+    config.enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+        .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
   }
 
   /// The elementwise ops after a contraction or convolution in a group (its

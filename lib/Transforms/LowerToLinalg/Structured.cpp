@@ -264,7 +264,12 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
-    Value init = emptyTensor(rewriter, op.getLoc(), resultType);
+    SmallVector<Value> sizes;
+    for (auto [d, from] : llvm::enumerate(op.getPerm()))
+      if (resultType.isDynamicDim(d))
+        sizes.push_back(tensor::DimOp::create(rewriter, op.getLoc(),
+                                              adaptor.getInput(), from));
+    Value init = emptyTensor(rewriter, op.getLoc(), resultType, sizes);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
                                                        adaptor.getInput(), init,
                                                        op.getPerm())

@@ -1,0 +1,359 @@
+//===- DynamicSignature.cpp - pass dynamic extents to an engine's code ----===//
+//
+// The bare-pointer calling convention passes a memref as one pointer, so a
+// buffer's dynamic extents must reach the code some other way. After
+// bufferization, int21-dynamic-signature gives @main one more argument, the
+// extents array (`memref<Kxi64>`): every dynamic extent of every input, then
+// of every output, in argument order. Each dynamic argument becomes a rank-0
+// memref (its pointer) viewed at its extents with memref.reinterpret_cast.
+// The outputs' extents are computed from the inputs' by a function of their
+// own, `@int21_shapes(extents)`, which the runtime calls first (to allocate
+// the outputs, as TensorRT's and ONNX Runtime's output-shape queries do):
+// the part of @main that computes the extents of the buffers copied into the
+// outputs, which must depend on input extents only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int21/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace int21 {
+#define GEN_PASS_DEF_INT21DYNAMICSIGNATURE
+#include "int21/Transforms/Passes.h.inc"
+} // namespace int21
+
+using namespace mlir;
+using namespace int21;
+
+namespace {
+
+bool isDynamicMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && !memref.hasStaticShape();
+}
+
+/// The copy that writes argument `arg` (an output), if any.
+memref::CopyOp copyInto(BlockArgument arg) {
+  for (Operation *user : arg.getUsers())
+    if (auto copy = dyn_cast<memref::CopyOp>(user))
+      if (copy.getTarget() == arg)
+        return copy;
+  return {};
+}
+
+/// The extent of a view from the extents of what it views: a collapsed
+/// dimension is the product of the dimensions it joins, an expanded one is
+/// given by the expand op, a cast keeps them (the upstream patterns resolve
+/// allocations and subviews).
+struct DimOfView : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DimOp dim,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!index)
+      return failure();
+    Location loc = dim.getLoc();
+    Operation *def = dim.getSource().getDefiningOp();
+    if (auto collapse = dyn_cast_or_null<memref::CollapseShapeOp>(def)) {
+      Value product = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t d : collapse.getReassociationIndices()[*index])
+        product = arith::MulIOp::create(
+            rewriter, loc, product,
+            memref::DimOp::create(rewriter, loc, collapse.getSrc(), d));
+      rewriter.replaceOp(dim, product);
+      return success();
+    }
+    if (auto expand = dyn_cast_or_null<memref::ExpandShapeOp>(def)) {
+      OpFoldResult size = expand.getMixedOutputShape()[*index];
+      rewriter.replaceOp(dim, getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                              size));
+      return success();
+    }
+    if (auto cast = dyn_cast_or_null<memref::CastOp>(def)) {
+      rewriter.replaceOpWithNewOp<memref::DimOp>(dim, cast.getSource(), *index);
+      return success();
+    }
+    return failure();
+  }
+};
+
+struct DynamicSignaturePass
+    : int21::impl::Int21DynamicSignatureBase<DynamicSignaturePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal() ||
+        !llvm::any_of(main.getArgumentTypes(), isDynamicMemRef))
+      return;
+    if (!main.getBody().hasOneBlock())
+      return fail(main, "@main has more than one block");
+    if (module.lookupSymbol("int21_shapes"))
+      return fail(module, "the module already defines @int21_shapes");
+    Block &body = main.getBody().front();
+    MLIRContext *ctx = &getContext();
+
+    // The extents array: inputs' dynamic extents first, then outputs'.
+    struct Extent {
+      BlockArgument arg;
+      int64_t dim;
+    };
+    SmallVector<Extent> inputExtents, outputExtents;
+    DenseMap<BlockArgument, memref::CopyOp> outputs;
+    for (BlockArgument arg : body.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      if (!type.getLayout().isIdentity())
+        return fail(main, "argument #" + Twine(arg.getArgNumber()) +
+                              " has dynamic extents and a layout");
+      memref::CopyOp copy = copyInto(arg);
+      if (copy)
+        outputs[arg] = copy;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          (copy ? outputExtents : inputExtents).push_back({arg, d});
+    }
+    SmallVector<Extent> extents(inputExtents);
+    llvm::append_range(extents, outputExtents);
+    auto slotOf = [&](BlockArgument arg, int64_t dim) -> int64_t {
+      for (auto [i, e] : llvm::enumerate(extents))
+        if (e.arg == arg && e.dim == dim)
+          return i;
+      return -1;
+    };
+    auto extentsType =
+        MemRefType::get({(int64_t)extents.size()}, IntegerType::get(ctx, 64));
+
+    // Each output's extents, as values computed in @main, reduced to
+    // arithmetic on the inputs' extents.
+    IRRewriter rewriter(ctx);
+    SmallVector<std::pair<int64_t, Value>> outputValues;
+    SmallVector<Operation *> dims;
+    for (const Extent &e : outputExtents) {
+      memref::CopyOp copy = outputs[e.arg];
+      rewriter.setInsertionPoint(copy);
+      auto dim = memref::DimOp::create(rewriter, copy.getLoc(),
+                                       copy.getSource(), e.dim);
+      dims.push_back(dim);
+    }
+    {
+      RewritePatternSet patterns(ctx);
+      memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+      memref::populateResolveShapedTypeResultDimsPatterns(patterns);
+      memref::DimOp::getCanonicalizationPatterns(patterns, ctx);
+      patterns.add<DimOfView>(ctx);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      // The dim ops may fold away: follow their values through a
+      // placeholder use.
+      SmallVector<Value> values;
+      OpBuilder b(ctx);
+      b.setInsertionPoint(body.getTerminator());
+      SmallVector<Value> keep;
+      for (Operation *dim : dims)
+        keep.push_back(dim->getResult(0));
+      auto anchor = UnrealizedConversionCastOp::create(
+          b, main.getLoc(), TypeRange(), keep);
+      (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+      for (auto [i, e] : llvm::enumerate(outputExtents))
+        outputValues.push_back(
+            {slotOf(e.arg, e.dim), anchor->getOperand(i)});
+      anchor->erase();
+    }
+
+    // @int21_shapes: the slice of @main those values need, which may read
+    // the inputs' extents and nothing else.
+    SetVector<Operation *> slice;
+    for (auto &[slot, value] : outputValues) {
+      std::string why;
+      if (failed(collectSlice(value, main, slice, why))) {
+        std::string name = "#" + std::to_string(slot);
+        return fail(main, "an output's extent (slot " + Twine(slot) +
+                              ") is computed from " + why +
+                              ": int21 computes output extents from input "
+                              "extents only");
+      }
+    }
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto shapes = func::FuncOp::create(
+        b, main.getLoc(), "int21_shapes",
+        FunctionType::get(ctx, {extentsType}, {b.getI32Type()}));
+    Block *entry = shapes.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    Value shapeExtents = entry->getArgument(0);
+    auto loadExtent = [&](OpBuilder &builder, Location loc, Value array,
+                          int64_t slot) -> Value {
+      Value index = arith::ConstantIndexOp::create(builder, loc, slot);
+      Value raw = memref::LoadOp::create(builder, loc, array, index);
+      return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                        raw);
+    };
+    IRMapping mapping;
+    auto sorted = topologicalOrder(slice);
+    for (Operation *op : sorted) {
+      if (auto dim = dyn_cast<memref::DimOp>(op)) {
+        auto arg = cast<BlockArgument>(dim.getSource());
+        std::optional<int64_t> index = dim.getConstantIndex();
+        int64_t slot = index ? slotOf(arg, *index) : -1;
+        Value value;
+        if (slot >= 0)
+          value = loadExtent(b, dim.getLoc(), shapeExtents, slot);
+        else
+          value = arith::ConstantIndexOp::create(
+              b, dim.getLoc(),
+              cast<MemRefType>(arg.getType()).getDimSize(*index));
+        mapping.map(dim.getResult(), value);
+        continue;
+      }
+      b.clone(*op, mapping);
+    }
+    for (auto &[slot, value] : outputValues) {
+      Value v = mapping.lookupOrDefault(value);
+      if (auto constant = getConstantIntValue(value))
+        v = arith::ConstantIndexOp::create(b, main.getLoc(), *constant);
+      Value raw = arith::IndexCastOp::create(b, main.getLoc(),
+                                             b.getI64Type(), v);
+      Value index = arith::ConstantIndexOp::create(b, main.getLoc(), slot);
+      memref::StoreOp::create(b, main.getLoc(), raw, shapeExtents, index);
+    }
+    // 0: the extents are valid (the status leaves room for checks of the
+    // inputs' extents against each other).
+    func::ReturnOp::create(
+        b, main.getLoc(),
+        ValueRange{arith::ConstantIntOp::create(b, main.getLoc(), 0, 32)});
+
+    // @main: the extents array last; every dynamic argument a pointer viewed
+    // at its extents.
+    unsigned extentsIndex = main.getNumArguments();
+    NamedAttrList attrs;
+    attrs.append("int21.extents",
+                 IntegerAttr::get(IntegerType::get(ctx, 64), extents.size()));
+    if (failed(main.insertArgument(extentsIndex, extentsType,
+                                   attrs.getDictionary(ctx), main.getLoc())))
+      return fail(main, "cannot add the extents argument");
+    Value array = main.getArgument(extentsIndex);
+    rewriter.setInsertionPointToStart(&body);
+    SmallVector<Type> argTypes(main.getArgumentTypes());
+    for (BlockArgument arg : body.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      Location loc = arg.getLoc();
+      SmallVector<OpFoldResult> sizes, strides(type.getRank());
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        sizes.push_back(type.isDynamicDim(d)
+                            ? OpFoldResult(loadExtent(rewriter, loc, array,
+                                                      slotOf(arg, d)))
+                            : OpFoldResult(rewriter.getIndexAttr(
+                                  type.getDimSize(d))));
+      // Row-major strides: products of the extents after each dimension.
+      OpFoldResult stride = rewriter.getIndexAttr(1);
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        strides[d] = stride;
+        if (d > 0)
+          stride = mulIndex(rewriter, loc, stride, sizes[d]);
+      }
+      auto pointer = MemRefType::get({}, type.getElementType());
+      arg.setType(pointer);
+      argTypes[arg.getArgNumber()] = pointer;
+      auto view = memref::ReinterpretCastOp::create(
+          rewriter, loc, type, arg, rewriter.getIndexAttr(0), sizes, strides);
+      rewriter.replaceAllUsesExcept(arg, view.getResult(), view);
+    }
+    main.setType(FunctionType::get(ctx, argTypes,
+                                   main.getFunctionType().getResults()));
+
+    // An output computed into a buffer of its own is computed in place
+    // instead (what buffer-results-to-out-params does for static shapes).
+    for (auto &[arg, copy] : outputs) {
+      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+      Value target = copy.getTarget();
+      if (!alloc || alloc->getBlock() != &body ||
+          alloc.getType() != target.getType() ||
+          !target.getDefiningOp()->isBeforeInBlock(alloc))
+        continue;
+      rewriter.eraseOp(copy);
+      rewriter.replaceOp(alloc, target);
+    }
+  }
+
+  /// Adds to `slice` the ops of @main that `value` is computed from, when
+  /// they are pure arithmetic on the extents of @main's arguments; else
+  /// says what it depends on in `why`.
+  static LogicalResult collectSlice(Value value, func::FuncOp main,
+                                    SetVector<Operation *> &slice,
+                                    std::string &why) {
+    SmallVector<Value> worklist = {value};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def) {
+        why = "a value that is not an extent";
+        return failure();
+      }
+      if (slice.contains(def))
+        continue;
+      if (auto dim = dyn_cast<memref::DimOp>(def)) {
+        auto arg = dyn_cast<BlockArgument>(dim.getSource());
+        if (!arg || arg.getOwner()->getParentOp() != main ||
+            !dim.getConstantIndex()) {
+          why = "the extent of a buffer computed in the model";
+          return failure();
+        }
+        slice.insert(def);
+        continue;
+      }
+      bool arithmetic =
+          isa<arith::ArithDialect, affine::AffineDialect>(def->getDialect()) &&
+          def->getNumRegions() == 0 && isMemoryEffectFree(def);
+      if (!arithmetic) {
+        why = "'" + def->getName().getStringRef().str() + "'";
+        return failure();
+      }
+      slice.insert(def);
+      llvm::append_range(worklist, def->getOperands());
+    }
+    return success();
+  }
+
+  /// `ops` in the order they appear in their block.
+  static SmallVector<Operation *> topologicalOrder(SetVector<Operation *> &ops) {
+    SmallVector<Operation *> sorted(ops.begin(), ops.end());
+    llvm::sort(sorted, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    return sorted;
+  }
+
+  static OpFoldResult mulIndex(OpBuilder &b, Location loc, OpFoldResult x,
+                               OpFoldResult y) {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx * *cy);
+    auto value = [&](OpFoldResult f) -> Value {
+      if (auto v = dyn_cast<Value>(f))
+        return v;
+      return arith::ConstantIndexOp::create(b, loc, *getConstantIntValue(f));
+    };
+    return arith::MulIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+
+  void fail(Operation *op, const Twine &message) {
+    op->emitError(message);
+    signalPassFailure();
+  }
+};
+} // namespace

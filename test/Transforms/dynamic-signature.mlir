@@ -1,0 +1,53 @@
+// RUN: int21-opt %s -int21-dynamic-signature -split-input-file -verify-diagnostics | FileCheck %s
+
+// The extents of the dynamic arguments come in one array, last: the input's
+// row count, then the output's. Each dynamic argument is a pointer viewed at
+// its extents; the output, computed into a buffer of its own, is computed in
+// place; @int21_shapes computes the output's extent from the input's.
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:  ([[X:%.+]]: memref<f32>, [[Y:%.+]]: memref<f32>, [[E:%.+]]: memref<2xi64> {int21.extents = 2 : i64})
+// CHECK:       [[N0:%.+]] = memref.load [[E]][%c0] : memref<2xi64>
+// CHECK:       [[N:%.+]] = arith.index_cast [[N0]] : i64 to index
+// CHECK:       [[XV:%.+]] = memref.reinterpret_cast [[X]] to offset: [0], sizes: [[[N]], 4], strides: [4, 1] : memref<f32> to memref<?x4xf32>
+// CHECK:       [[M0:%.+]] = memref.load [[E]][%c1] : memref<2xi64>
+// CHECK:       [[M:%.+]] = arith.index_cast [[M0]] : i64 to index
+// CHECK:       [[YV:%.+]] = memref.reinterpret_cast [[Y]] to offset: [0], sizes: [[[M]], 4], strides: [4, 1] : memref<f32> to memref<?x4xf32>
+// CHECK-NOT:   memref.alloc
+// CHECK-NOT:   memref.copy
+// CHECK:       linalg.generic {{.*}} ins([[XV]] : memref<?x4xf32>) outs([[YV]] : memref<?x4xf32>)
+// CHECK-LABEL: func.func @int21_shapes
+// CHECK-SAME:  ([[A:%.+]]: memref<2xi64>) -> i32
+// CHECK:       [[IN:%.+]] = memref.load [[A]][%{{.+}}] : memref<2xi64>
+// CHECK:       [[INI:%.+]] = arith.index_cast [[IN]] : i64 to index
+// CHECK:       [[OUT:%.+]] = arith.index_cast [[INI]] : index to i64
+// CHECK:       memref.store [[OUT]], [[A]][%{{.+}}] : memref<2xi64>
+// CHECK:       return %{{.+}} : i32
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%x: memref<?x4xf32>, %y: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x4xf32>
+  %buf = memref.alloc(%n) : memref<?x4xf32>
+  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x4xf32>) outs(%buf : memref<?x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %buf, %y : memref<?x4xf32> to memref<?x4xf32>
+  return
+}
+
+// -----
+
+// An output whose extent is read from data cannot be computed before the
+// run.
+// expected-error @+1 {{an output's extent (slot 1) is computed from 'memref.load': int21 computes output extents from input extents only}}
+func.func @main(%x: memref<?xi64>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0] : memref<?xi64>
+  %n = arith.index_cast %v : i64 to index
+  %buf = memref.alloc(%n) : memref<?xf32>
+  memref.copy %buf, %y : memref<?xf32> to memref<?xf32>
+  return
+}

@@ -1,0 +1,113 @@
+# Writes models with dynamic dimensions (dim_params), each compiled once and
+# run at several shapes: one test_data_set_K per shape, with inputs and the
+# outputs of a numpy reference, in the ONNX test layout:
+# OUT/CASE/model.onnx, OUT/CASE/test_data_set_K/*.pb
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def save(out, name, graph, sets):
+    """OUT/NAME/model.onnx and, per (feeds, outputs) of `sets`, one
+    test_data_set_K."""
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    case = os.path.join(out, name)
+    os.makedirs(case, exist_ok=True)
+    onnx.save(model, os.path.join(case, "model.onnx"))
+    for k, (feeds, outputs) in enumerate(sets):
+        data = os.path.join(case, f"test_data_set_{k}")
+        os.makedirs(data, exist_ok=True)
+        for i, (tensor, array) in enumerate(feeds):
+            with open(os.path.join(data, f"input_{i}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(array, tensor).SerializeToString())
+        for i, (tensor, array) in enumerate(outputs):
+            with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(array, tensor).SerializeToString())
+    print(name)
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def mlp(out, rng):
+    """A batch of any size through two linear layers (Gemm, MatMul + Add)."""
+    w1 = (rng.standard_normal((32, 16)) / 4).astype(np.float32)
+    b1 = rng.standard_normal(32).astype(np.float32)
+    w2 = (rng.standard_normal((32, 8)) / 4).astype(np.float32)
+    b2 = rng.standard_normal(8).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w1", "b1"], ["h"], transB=1),
+         helper.make_node("Relu", ["h"], ["r"]),
+         helper.make_node("MatMul", ["r", "w2"], ["m"]),
+         helper.make_node("Add", ["m", "b2"], ["s"]),
+         helper.make_node("Sigmoid", ["s"], ["y"])],
+        "dynamic_mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 8])],
+        [numpy_helper.from_array(a, n)
+         for n, a in [("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2)]])
+    sets = []
+    for n in (1, 3, 8):
+        x = rng.standard_normal((n, 16)).astype(np.float32)
+        h = np.maximum(x.astype(np.float64) @ w1.T + b1, 0)
+        y = sigmoid(h @ w2 + b2).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_mlp", graph, sets)
+
+
+def broadcast(out, rng):
+    """Two dynamic extents, broadcast against 1 and against each other:
+    x[B, T] * s[B, 1] + b[T], then the rows' ReLU."""
+    graph = helper.make_graph(
+        [helper.make_node("Mul", ["x", "s"], ["m"]),
+         helper.make_node("Add", ["m", "b"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])],
+        "dynamic_broadcast",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["B", "T"]),
+         helper.make_tensor_value_info("s", TensorProto.FLOAT, ["B", 1]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, ["T"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["B", "T"])])
+    sets = []
+    for b, t in ((1, 5), (3, 7), (8, 33)):
+        x = rng.standard_normal((b, t)).astype(np.float32)
+        s = rng.standard_normal((b, 1)).astype(np.float32)
+        bias = rng.standard_normal(t).astype(np.float32)
+        y = np.maximum(x * s + bias, 0).astype(np.float32)
+        sets.append(([("x", x), ("s", s), ("b", bias)], [("y", y)]))
+    save(out, "dynamic_broadcast", graph, sets)
+
+
+def views(out, rng):
+    """Extents through views: Flatten joins a dynamic extent with static
+    ones; a transpose moves the dynamic extent of its output."""
+    w = (rng.standard_normal((12, 5)) / 3).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Flatten", ["x"], ["f"], axis=1),
+         helper.make_node("MatMul", ["f", "w"], ["m"]),
+         helper.make_node("Transpose", ["m"], ["y"], perm=[1, 0])],
+        "dynamic_views",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [5, "N"])],
+        [numpy_helper.from_array(w, "w")])
+    sets = []
+    for n in (1, 2, 9):
+        x = rng.standard_normal((n, 3, 4)).astype(np.float32)
+        y = (x.reshape(n, 12).astype(np.float64) @ w).T.astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_views", graph, sets)
+
+
+def main(out):
+    rng = np.random.default_rng(21)
+    mlp(out, rng)
+    broadcast(out, rng)
+    views(out, rng)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
