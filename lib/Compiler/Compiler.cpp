@@ -396,6 +396,10 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
   // The data now lives in `weights`; drop it (and names) from the IR.
   for (unsigned i = 0; i < numAll; ++i)
     main.setArgAttrs(i, DictionaryAttr::get(ctx, {}));
+  // The messages of the shape function's checks (int21-dynamic-signature).
+  if (auto checks = module->getAttrOfType<ArrayAttr>("int21.extent_checks"))
+    for (auto message : checks.getAsRange<StringAttr>())
+      meta.extentChecks.push_back(message.str());
   for (NamedAttribute attr : llvm::to_vector(module->getDiscardableAttrs()))
     if (!attr.getName().strref().starts_with("llvm.") &&
         !attr.getName().strref().starts_with("dlti."))

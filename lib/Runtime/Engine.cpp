@@ -428,9 +428,14 @@ Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
                                  Twine(extents.size()));
   if (!shapes)
     return engineError(name, "engine has no code computing output shapes");
-  if (int32_t status = shapes(extents.data()))
-    return engineError(name, "the inputs' shapes are inconsistent (check " +
+  if (int32_t status = shapes(extents.data())) {
+    const std::vector<std::string> &checks = metadata().extentChecks;
+    if (status > 0 && size_t(status) <= checks.size())
+      return engineError(name, "the inputs' shapes do not fit the model: " +
+                                   checks[status - 1]);
+    return engineError(name, "the inputs' shapes do not fit the model (check " +
                                  Twine(status) + " of the engine failed)");
+  }
   return extents;
 }
 

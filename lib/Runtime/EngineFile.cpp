@@ -138,6 +138,12 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
     object["checks"] = specsToJSON(metadata.checks);
   if (metadata.numExtents)
     object["extents"] = static_cast<int64_t>(metadata.numExtents);
+  if (!metadata.extentChecks.empty()) {
+    json::Array checks;
+    for (const std::string &check : metadata.extentChecks)
+      checks.push_back(check);
+    object["extent_checks"] = std::move(checks);
+  }
   metaStream << json::Value(std::move(object));
   metaStream.flush();
 
@@ -491,6 +497,18 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
                                  " extents, but its inputs and outputs have " +
                                  Twine(dynamicExtents) + " dynamic dimensions");
   file.meta.numExtents = dynamicExtents;
+  if (const json::Value *list = meta->get("extent_checks")) {
+    const json::Array *array = list->getAsArray();
+    if (!array || !dynamicExtents)
+      return engineError(path, "'extent_checks' must be a list of messages, "
+                               "in an engine with dynamic extents");
+    for (const json::Value &entry : *array) {
+      std::optional<StringRef> message = entry.getAsString();
+      if (!message)
+        return engineError(path, "'extent_checks' must be a list of messages");
+      file.meta.extentChecks.push_back(message->str());
+    }
+  }
   file.meta.inputs = std::move(*inputs);
   file.meta.outputs = std::move(*outputs);
   file.meta.checks = std::move(checks);

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -172,9 +173,23 @@ struct DynamicSignaturePass
       anchor->erase();
     }
 
+    // The lowering's extent checks (cf.assert on extents) move into
+    // @int21_shapes too: the engine refuses the inputs before the run.
+    SmallVector<cf::AssertOp> checks;
+    for (Operation &op : body)
+      if (auto check = dyn_cast<cf::AssertOp>(op))
+        checks.push_back(check);
+
     // @int21_shapes: the slice of @main those values need, which may read
     // the inputs' extents and nothing else.
     SetVector<Operation *> slice;
+    for (cf::AssertOp check : checks) {
+      std::string why;
+      if (failed(collectSlice(check.getArg(), main, slice, why)))
+        return fail(check, "the check '" + check.getMsg() +
+                               "' depends on " + why +
+                               ": int21 checks extents before the run only");
+    }
     for (auto &[slot, value] : outputValues) {
       std::string why;
       if (failed(collectSlice(value, main, slice, why))) {
@@ -228,11 +243,30 @@ struct DynamicSignaturePass
       Value index = arith::ConstantIndexOp::create(b, main.getLoc(), slot);
       memref::StoreOp::create(b, main.getLoc(), raw, shapeExtents, index);
     }
-    // 0: the extents are valid (the status leaves room for checks of the
-    // inputs' extents against each other).
-    func::ReturnOp::create(
-        b, main.getLoc(),
-        ValueRange{arith::ConstantIntOp::create(b, main.getLoc(), 0, 32)});
+    // The status: 0 when every check holds, else the number of the first
+    // that fails (1-based, in the order of int21.extent_checks).
+    Location loc = main.getLoc();
+    Value status = arith::ConstantIntOp::create(b, loc, 0, 32);
+    SmallVector<Attribute> messages;
+    for (auto [k, check] : llvm::enumerate(checks)) {
+      Value holds = mapping.lookupOrDefault(check.getArg());
+      Value none = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, status,
+          arith::ConstantIntOp::create(b, loc, 0, 32));
+      Value failed = arith::AndIOp::create(
+          b, loc, none,
+          arith::XOrIOp::create(b, loc, holds,
+                                arith::ConstantIntOp::create(b, loc, 1, 1)));
+      status = arith::SelectOp::create(
+          b, loc, failed, arith::ConstantIntOp::create(b, loc, k + 1, 32),
+          status);
+      messages.push_back(check.getMsgAttr());
+    }
+    func::ReturnOp::create(b, loc, ValueRange{status});
+    if (!messages.empty())
+      module->setAttr("int21.extent_checks", ArrayAttr::get(ctx, messages));
+    for (cf::AssertOp check : checks)
+      check->erase();
 
     // @main: the extents array last; every dynamic argument a pointer viewed
     // at its extents.

@@ -51,3 +51,27 @@ func.func @main(%x: memref<?xi64>, %y: memref<?xf32>) {
   memref.copy %buf, %y : memref<?xf32> to memref<?xf32>
   return
 }
+
+// -----
+
+// Extent checks move from @main into @int21_shapes, which returns the number
+// of the first that fails; their messages go on the module.
+// CHECK: module attributes {int21.extent_checks = ["rows must agree"]}
+// CHECK-LABEL: func.func @main
+// CHECK-NOT:   cf.assert
+// CHECK-LABEL: func.func @int21_shapes
+// CHECK:       [[A:%.+]] = arith.index_cast
+// CHECK:       [[B:%.+]] = arith.index_cast
+// CHECK:       [[SAME:%.+]] = arith.cmpi eq, [[A]], [[B]] : index
+// CHECK:       [[BAD:%.+]] = arith.xori [[SAME]], %true
+// CHECK:       [[FAILS:%.+]] = arith.andi %{{.+}}, [[BAD]]
+// CHECK:       [[STATUS:%.+]] = arith.select [[FAILS]], %c1_i32, %c0_i32 : i32
+// CHECK:       return [[STATUS]] : i32
+func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %m = memref.dim %y, %c0 : memref<?xf32>
+  %same = arith.cmpi eq, %n, %m : index
+  cf.assert %same, "rows must agree"
+  return
+}

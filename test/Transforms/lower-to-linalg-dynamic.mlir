@@ -30,3 +30,18 @@ func.func @matmul(%a: tensor<?x4xf32>, %b: tensor<4x?xf32>) -> tensor<?x?xf32> {
   %0 = int21.matmul %a, %b : (tensor<?x4xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// Two dynamic extents along one dimension are read as one: checked.
+// CHECK-LABEL: func.func @same_extent
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x4xf32>, [[Y:%.+]]: tensor<?x4xf32>)
+// CHECK:       [[N:%.+]] = tensor.dim [[X]], %{{.+}} : tensor<?x4xf32>
+// CHECK:       [[M:%.+]] = tensor.dim [[Y]], %{{.+}} : tensor<?x4xf32>
+// CHECK:       [[SAME:%.+]] = arith.cmpi eq, [[M]], [[N]] : index
+// CHECK:       cf.assert [[SAME]], "operand 1 dimension 0 must match the broadcast extent of dimension 0 (int21 broadcasts dynamic extents only against static ones of 1)"
+// CHECK:       tensor.empty([[N]]) : tensor<?x4xf32>
+func.func @same_extent(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = int21.add %x, %y : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

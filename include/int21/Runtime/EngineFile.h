@@ -147,6 +147,9 @@ struct EngineMetadata {
   /// an engine of static shapes.
   uint64_t numExtents = 0;
   bool isDynamic() const { return numExtents != 0; }
+  /// What `int21_shapes` checks of the inputs' extents, in order: it returns
+  /// the number of the first that fails (1-based), 0 when all hold.
+  std::vector<std::string> extentChecks;
 
   /// The buffers the code writes, in order: the outputs, then the checks.
   size_t numResultBuffers() const { return outputs.size() + checks.size(); }

@@ -46,9 +46,9 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "::mlir::func::FuncOp"> {
     location.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
   let options = [
     Option<"filterLanes", "filter-lanes", "bool", /*default=*/"true",
@@ -183,7 +183,10 @@ def Int21DynamicSignature : Pass<"int21-dynamic-signature", "::mlir::ModuleOp"> 
     `memref.reinterpret_cast`. A new function `@int21_shapes(%extents) ->
     i32` fills in the outputs' extents from the inputs' and returns 0: the
     runtime calls it first, then allocates the outputs. An output whose extent depends on
-    anything but input extents (data) is an error naming it.
+    anything but input extents (data) is an error naming it. The lowering's
+    extent checks (`cf.assert` on extents) move from @main into
+    @int21_shapes, which returns the number of the first that fails (their
+    messages in order on the module as `int21.extent_checks`).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

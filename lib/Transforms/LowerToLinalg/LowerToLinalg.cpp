@@ -4,9 +4,14 @@
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -35,21 +40,56 @@ Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
+/// The node a location names (the importer's NameLoc), for messages.
+static std::string nodeOf(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string name = nodeOf(inner); !name.empty())
+        return name;
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return "";
+}
+
+void lowering::assertExtent(OpBuilder &b, Location loc, Value actual,
+                            OpFoldResult expected, const Twine &what) {
+  Value want = getValueOrCreateConstantIndexOp(b, loc, expected);
+  Value same =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, actual, want);
+  std::string node = nodeOf(loc);
+  cf::AssertOp::create(
+      b, loc, same,
+      ((node.empty() ? "" : "node '" + node + "': ") + what).str());
+}
+
 SmallVector<Value> lowering::broadcastSizes(OpBuilder &b, Location loc,
                                             RankedTensorType type,
                                             ValueRange inputs) {
   SmallVector<Value> sizes;
   int64_t rank = type.getRank();
   for (int64_t d = 0; d < rank; ++d) {
-    if (!type.isDynamicDim(d))
-      continue;
-    for (Value input : inputs) {
+    // The extent: static, or the first dynamic one of an input. Every other
+    // dynamic extent of an input along `d` is read as that extent (not
+    // broadcast from 1): the run must give the same.
+    OpFoldResult extent = b.getIndexAttr(type.getDimSize(d));
+    bool found = !type.isDynamicDim(d);
+    for (auto [i, input] : llvm::enumerate(inputs)) {
       auto inputType = cast<RankedTensorType>(input.getType());
       int64_t aligned = d - (rank - inputType.getRank());
-      if (aligned >= 0 && inputType.isDynamicDim(aligned)) {
-        sizes.push_back(tensor::DimOp::create(b, loc, input, aligned));
-        break;
+      if (aligned < 0 || !inputType.isDynamicDim(aligned))
+        continue;
+      Value dim = tensor::DimOp::create(b, loc, input, aligned);
+      if (!found) {
+        extent = dim;
+        sizes.push_back(dim);
+        found = true;
+        continue;
       }
+      assertExtent(b, loc, dim, extent,
+                   "operand " + Twine(i) + " dimension " + Twine(aligned) +
+                       " must match the broadcast extent of dimension " +
+                       Twine(d) + " (int21 broadcasts dynamic extents only "
+                       "against static ones of 1)");
     }
   }
   return sizes;
@@ -258,7 +298,8 @@ struct LowerToLinalgPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     target.addIllegalDialect<Int21Dialect>();
@@ -315,11 +356,106 @@ struct LowerToLinalgPass
     RewritePatternSet patterns(&getContext());
     memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
     tensor::DimOp::getCanonicalizationPatterns(patterns, &getContext());
+    FrozenRewritePatternSet frozen(std::move(patterns));
     GreedyRewriteConfig config;
     config.enableConstantCSE(false)
         .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
         .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+    (void)applyOpPatternsGreedily(dims, frozen, config);
+
+    // The extent of a group's result is that of the value it yields, when
+    // that resolves to values outside the group.
+    IRRewriter rewriter(&getContext());
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<tensor::DimOp> outer;
+      getOperation().walk([&](tensor::DimOp dim) {
+        if (dim.getSource().getDefiningOp<FusionGroupOp>() &&
+            dim.getConstantIndex())
+          outer.push_back(dim);
+      });
+      for (tensor::DimOp dim : outer) {
+        auto group = dim.getSource().getDefiningOp<FusionGroupOp>();
+        Value yielded = group.getYield()->getOperand(
+            cast<OpResult>(dim.getSource()).getResultNumber());
+        rewriter.setInsertionPoint(group.getYield());
+        auto inner = tensor::DimOp::create(rewriter, dim.getLoc(), yielded,
+                                           *dim.getConstantIndex());
+        // A placeholder use keeps the value through the rewrites.
+        auto anchor = UnrealizedConversionCastOp::create(
+            rewriter, dim.getLoc(), TypeRange(), ValueRange{inner});
+        (void)applyOpPatternsGreedily({inner.getOperation()}, frozen, config);
+        Value resolved = anchor->getOperand(0);
+        rewriter.eraseOp(anchor);
+        Operation *def = resolved.getDefiningOp();
+        bool outside = !def || !group->isAncestor(def);
+        if (outside && (!def || def->isBeforeInBlock(dim) ||
+                        def->getBlock() != dim->getBlock())) {
+          rewriter.replaceOp(dim, resolved);
+          changed = true;
+        } else if (auto constant = getConstantIntValue(resolved)) {
+          rewriter.setInsertionPoint(dim);
+          rewriter.replaceOp(
+              dim, arith::ConstantIndexOp::create(rewriter, dim.getLoc(),
+                                                  *constant));
+          changed = true;
+        }
+        if (resolved.use_empty() && def && isMemoryEffectFree(def) &&
+            group->isAncestor(def))
+          rewriter.eraseOp(def);
+      }
+    }
+    hoistExtentChecks();
+  }
+
+  /// The extent checks of the lowering (cf.assert on arithmetic of extents)
+  /// moved with what they compute before their group: they are checks of the
+  /// run's shapes, which the engine makes before the run, not work of the
+  /// group's kernel.
+  void hoistExtentChecks() {
+    SmallVector<cf::AssertOp> asserts;
+    getOperation().walk([&](cf::AssertOp check) {
+      if (isa<FusionGroupOp>(check->getParentOp()))
+        asserts.push_back(check);
+    });
+    for (cf::AssertOp check : asserts) {
+      Operation *group = check->getParentOp();
+      SetVector<Operation *> slice;
+      SmallVector<Value> worklist(check->getOperands());
+      bool movable = true;
+      while (movable && !worklist.empty()) {
+        Value v = worklist.pop_back_val();
+        Operation *def = v.getDefiningOp();
+        if (!def || !group->isAncestor(def) || slice.contains(def))
+          continue;
+        if (def->getParentOp() != group || def->getNumRegions() ||
+            !isMemoryEffectFree(def) ||
+            !isa<arith::ArithDialect, tensor::TensorDialect>(
+                def->getDialect())) {
+          movable = false;
+          break;
+        }
+        slice.insert(def);
+        llvm::append_range(worklist, def->getOperands());
+      }
+      if (!movable)
+        continue;
+      SmallVector<Operation *> ops(slice.begin(), slice.end());
+      llvm::sort(ops, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      // Ops of the slice that the group still uses are copied, the rest
+      // moved.
+      IRMapping mapping;
+      OpBuilder b(group);
+      for (Operation *op : ops)
+        b.clone(*op, mapping);
+      b.clone(*check, mapping);
+      check->erase();
+      for (Operation *op : llvm::reverse(ops))
+        if (op->use_empty())
+          op->erase();
+    }
   }
 
   /// The elementwise ops after a contraction or convolution in a group (its

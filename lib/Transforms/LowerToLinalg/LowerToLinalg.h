@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace int21::lowering {
@@ -24,6 +25,13 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
 /// A tensor of `type` filled with `value` (linalg.fill of tensor.empty).
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                    TypedAttr value, ValueRange dynamicSizes = {});
+
+/// Asserts (cf.assert) that the extent `actual` equals `expected`, which
+/// the lowering assumed: a dynamic extent read as the extent it broadcasts
+/// with, or the K of a product. int21-dynamic-signature moves the check into
+/// the engine's shape function, which refuses the inputs with `what`.
+void assertExtent(OpBuilder &b, Location loc, Value actual,
+                  mlir::OpFoldResult expected, const Twine &what);
 
 /// The dynamic extents of `type`, the shape `inputs` broadcast to with ONNX
 /// rules: each from the first input whose aligned dimension is dynamic too

@@ -143,6 +143,46 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       return filledTensor(rewriter, loc, type, zeroAttr(rewriter, elementType),
                           sizesOf(type));
     };
+    // Dynamic extents the product reads as equal: K, and batch dimensions
+    // of both operands (neither broadcast from 1).
+    auto checkExtents = [&]() {
+      int64_t kl = lhsType.getRank() - 1, kr = rhsType.getRank() - 2;
+      if (lhsType.isDynamicDim(kl) || rhsType.isDynamicDim(kr))
+        assertExtent(
+            rewriter, loc, tensor::DimOp::create(rewriter, loc, lhs, kl),
+            rhsType.isDynamicDim(kr)
+                ? OpFoldResult(tensor::DimOp::create(rewriter, loc, rhs, kr))
+                : OpFoldResult(rewriter.getIndexAttr(rhsType.getDimSize(kr))),
+            "the operands' K must agree");
+      for (int64_t d = 0; d < rank - 2; ++d) {
+        int64_t l = d - (rank - lhsType.getRank()),
+                r = d - (rank - rhsType.getRank());
+        if (l < 0 || r < 0 ||
+            (!lhsType.isDynamicDim(l) && !rhsType.isDynamicDim(r)))
+          continue;
+        auto extentOf = [&](Value v, RankedTensorType t,
+                            int64_t i) -> OpFoldResult {
+          if (t.isDynamicDim(i))
+            return tensor::DimOp::create(rewriter, loc, v, i).getResult();
+          return rewriter.getIndexAttr(t.getDimSize(i));
+        };
+        // A static 1 broadcasts the other side: nothing to check.
+        if (lhsType.getDimSize(l) == 1 || rhsType.getDimSize(r) == 1)
+          continue;
+        Value left = lhsType.isDynamicDim(l)
+                         ? tensor::DimOp::create(rewriter, loc, lhs, l)
+                         : tensor::DimOp::create(rewriter, loc, rhs, r);
+        OpFoldResult right = lhsType.isDynamicDim(l)
+                                 ? extentOf(rhs, rhsType, r)
+                                 : extentOf(lhs, lhsType, l);
+        assertExtent(rewriter, loc, left, right,
+                     "the operands' batch dimension " + Twine(d) +
+                         " must agree (int21 broadcasts dynamic extents only "
+                         "against static ones of 1)");
+      }
+    };
+    if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
+      checkExtents();
     if (rank == 2 && panels &&
         wantsPanels(rhs, resultType.getDimSize(0), elementType) &&
         resultType.hasStaticShape()) {
