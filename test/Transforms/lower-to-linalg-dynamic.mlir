@@ -45,3 +45,68 @@ func.func @same_extent(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf
   %0 = int21.add %x, %y : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @transpose
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x4xf32>)
+// CHECK:       [[N:%.+]] = tensor.dim [[X]], %{{.+}} : tensor<?x4xf32>
+// CHECK:       [[INIT:%.+]] = tensor.empty([[N]]) : tensor<4x?xf32>
+// CHECK:       linalg.transpose ins([[X]] : tensor<?x4xf32>) outs([[INIT]] : tensor<4x?xf32>) permutation = [1, 0]
+func.func @transpose(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
+  %0 = int21.transpose %x {perm = array<i64: 1, 0>} : (tensor<?x4xf32>) -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
+// A convolution's output extents: N from the input, each spatial one
+// (D + pads - kernel) / stride + 1 at run time.
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x3x?x?xf32>, [[W:%.+]]: tensor<8x3x3x3xf32>)
+// CHECK:       [[P:%.+]] = tensor.pad [[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:       [[N:%.+]] = tensor.dim [[X]], %c0
+// CHECK:       [[H:%.+]] = tensor.dim [[X]], %c2
+// CHECK:       [[HS:%.+]] = arith.subi
+// CHECK:       [[HD:%.+]] = arith.divsi [[HS]], %c2
+// CHECK:       [[HO:%.+]] = arith.addi [[HD]], %c1
+// CHECK:       tensor.dim [[X]], %c3
+// CHECK:       arith.divsi
+// CHECK:       [[WO:%.+]] = arith.addi
+// CHECK:       tensor.empty([[N]], [[HO]], [[WO]]) : tensor<?x8x?x?xf32>
+// CHECK:       linalg.conv_2d_nchw_fchw {{.*}} ins([[P]], {{.*}}) {{.*}} -> tensor<?x8x?x?xf32>
+func.func @conv(%x: tensor<?x3x?x?xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<?x8x?x?xf32> {
+  %0 = int21.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<?x3x?x?xf32>, tensor<8x3x3x3xf32>) -> tensor<?x8x?x?xf32>
+  return %0 : tensor<?x8x?x?xf32>
+}
+
+// -----
+
+// A max pool in ceil_mode: the output extent rounds up (dropping a last
+// window that would start in the padding), and the input is padded at the
+// end by what the last window needs beyond it.
+// CHECK-LABEL: func.func @max_pool_ceil
+// CHECK:       arith.ceildivsi
+// CHECK:       arith.cmpi sge
+// CHECK:       arith.select
+// CHECK:       arith.maxsi
+// CHECK:       tensor.pad {{.*}} low[0, 0, 0, 0] high[0, 0, %{{.+}}, %{{.+}}]
+// CHECK:       linalg.generic {{.*}} outs({{.*}} : tensor<?x4x?x?xf32>)
+func.func @max_pool_ceil(%x: tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32> {
+  %0 = int21.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = true}
+      : (tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32>
+  return %0 : tensor<?x4x?x?xf32>
+}
+
+// -----
+
+// An average over windows that reach padding divides by counts computed
+// per output position: not on dynamic extents yet.
+func.func @avg_pool_pads(%x: tensor<?x4x8x8xf32>) -> tensor<?x4x8x8xf32> {
+  // expected-error @+1 {{'int21.avg_pool' op on dynamic extents with pads or ceil_mode is not lowered yet: give the model's inputs static shapes with --input-shape}}
+  %0 = int21.avg_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false}
+      : (tensor<?x4x8x8xf32>) -> tensor<?x4x8x8xf32>
+  return %0 : tensor<?x4x8x8xf32>
+}
+

@@ -307,9 +307,23 @@ struct LowerToLinalgPass
 
     // The ops lowered on dynamic extents so far; any other says so.
     WalkResult dynamic = getOperation().walk([&](Operation *op) {
+      // An average's divisors are computed per output position at compile
+      // time; on dynamic extents only windows that never reach padding (one
+      // divisor) are.
+      if (auto pool = dyn_cast<AvgPoolOp>(op);
+          pool && !pool.getType().hasStaticShape() &&
+          (pool.getCeilMode() ||
+           llvm::any_of(pool.getPads(), [](int64_t p) { return p != 0; }))) {
+        pool.emitOpError() << "on dynamic extents with pads or ceil_mode is "
+                              "not lowered yet: give the model's inputs "
+                              "static shapes with --input-shape";
+        return WalkResult::interrupt();
+      }
       if (!isa<Int21Dialect>(op->getDialect()) ||
           op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
-          isa<MatMulOp, ReshapeOp, TransposeOp, FusionGroupOp, YieldOp>(op))
+          isa<MatMulOp, ReshapeOp, TransposeOp, ConvOp, MaxPoolOp, AvgPoolOp,
+              ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
+              FusionGroupOp, YieldOp>(op))
         return WalkResult::advance();
       for (Type type : op->getResultTypes())
         if (auto tensor = dyn_cast<RankedTensorType>(type);
@@ -389,9 +403,19 @@ struct LowerToLinalgPass
         rewriter.eraseOp(anchor);
         Operation *def = resolved.getDefiningOp();
         bool outside = !def || !group->isAncestor(def);
+        SmallVector<Operation *> slice;
         if (outside && (!def || def->isBeforeInBlock(dim) ||
                         def->getBlock() != dim->getBlock())) {
           rewriter.replaceOp(dim, resolved);
+          changed = true;
+        } else if (!outside && extentSlice(resolved, group, slice)) {
+          // Arithmetic on extents from outside the group: computed again
+          // where the extent is needed.
+          IRMapping mapping;
+          rewriter.setInsertionPoint(dim);
+          for (Operation *op : slice)
+            rewriter.clone(*op, mapping);
+          rewriter.replaceOp(dim, mapping.lookup(resolved));
           changed = true;
         } else if (auto constant = getConstantIntValue(resolved)) {
           rewriter.setInsertionPoint(dim);
@@ -406,6 +430,31 @@ struct LowerToLinalgPass
       }
     }
     hoistExtentChecks();
+  }
+
+  /// The ops of `group` that compute `value` (in order), when they are pure
+  /// arithmetic and extents whose operands come from outside the group.
+  static bool extentSlice(Value value, Operation *group,
+                          SmallVectorImpl<Operation *> &slice) {
+    SetVector<Operation *> ops;
+    SmallVector<Value> worklist = {value};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def || !group->isAncestor(def) || ops.contains(def))
+        continue;
+      if (def->getParentOp() != group || def->getNumRegions() ||
+          !isMemoryEffectFree(def) ||
+          !isa<arith::ArithDialect, tensor::TensorDialect>(def->getDialect()))
+        return false;
+      ops.insert(def);
+      llvm::append_range(worklist, def->getOperands());
+    }
+    slice.assign(ops.begin(), ops.end());
+    llvm::sort(slice, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    return true;
   }
 
   /// The extent checks of the lowering (cf.assert on arithmetic of extents)

@@ -63,10 +63,11 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
 /// `value` padded with `padValue` by `low`/`high` on its trailing dimensions
 /// (the leading ones get none); `value` itself when nothing is padded.
 Value padTrailing(OpBuilder &b, Location loc, Value value,
-                  ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                  ArrayRef<int64_t> low, ArrayRef<OpFoldResult> high,
                   TypedAttr padValue) {
+  auto isZero = [](OpFoldResult p) { return isConstantIntValue(p, 0); };
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
-      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+      llvm::all_of(high, isZero))
     return value;
   auto type = cast<RankedTensorType>(value.getType());
   int64_t lead = type.getRank() - low.size();
@@ -74,14 +75,78 @@ Value padTrailing(OpBuilder &b, Location loc, Value value,
   SmallVector<OpFoldResult> lows(lead, b.getIndexAttr(0)),
       highs(lead, b.getIndexAttr(0));
   for (auto [i, lo, hi] : llvm::enumerate(low, high)) {
-    shape[lead + i] += lo + hi;
+    std::optional<int64_t> staticHigh = getConstantIntValue(hi);
+    int64_t &size = shape[lead + i];
+    size = ShapedType::isDynamic(size) || !staticHigh
+               ? ShapedType::kDynamic
+               : size + lo + *staticHigh;
     lows.push_back(b.getIndexAttr(lo));
-    highs.push_back(b.getIndexAttr(hi));
+    highs.push_back(hi);
   }
   Value scalar = arith::ConstantOp::create(b, loc, padValue);
   return tensor::PadOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), value, lows,
       highs, scalar);
+}
+
+Value padTrailing(OpBuilder &b, Location loc, Value value,
+                  ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                  TypedAttr padValue) {
+  SmallVector<OpFoldResult> highs;
+  for (int64_t h : high)
+    highs.push_back(b.getIndexAttr(h));
+  return padTrailing(b, loc, value, low, highs, padValue);
+}
+
+/// The extent of a window op's output along spatial dimension `dim` of
+/// `input` (padded by `low` and `high`), computed at run time:
+/// (D + low + high - (dilation * (kernel - 1) + 1)) / stride + 1, rounded
+/// up with `ceil` (a last window that would start in the end padding
+/// dropped, as ONNX's pools do).
+Value windowExtent(OpBuilder &b, Location loc, Value input, int64_t dim,
+                   int64_t kernel, int64_t stride, int64_t dilation,
+                   int64_t low, int64_t high, bool ceil) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value size = tensor::DimOp::create(b, loc, input, dim);
+  Value span = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, size, c(low + high)),
+      c(dilation * (kernel - 1) + 1));
+  Value steps = ceil ? Value(arith::CeilDivSIOp::create(b, loc, span, c(stride)))
+                     : Value(arith::DivSIOp::create(b, loc, span, c(stride)));
+  Value out = arith::AddIOp::create(b, loc, steps, c(1));
+  if (!ceil)
+    return out;
+  Value lastStart = arith::MulIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, out, c(1)), c(stride));
+  Value inPadding = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sge, lastStart,
+      arith::AddIOp::create(b, loc, size, c(low)));
+  return arith::SelectOp::create(
+      b, loc, inPadding, arith::SubIOp::create(b, loc, out, c(1)), out);
+}
+
+/// The dynamic extents of a window op's result [N, C, O...] over `input`
+/// [N, C, D...]: N from the input, each dynamic O by windowExtent.
+SmallVector<Value> windowResultSizes(OpBuilder &b, Location loc, Value input,
+                                     RankedTensorType resultType,
+                                     ArrayRef<int64_t> kernel,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> dilations,
+                                     ArrayRef<int64_t> pads, bool ceil) {
+  SmallVector<Value> sizes;
+  int64_t k = resultType.getRank() - 2;
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    if (!resultType.isDynamicDim(d))
+      continue;
+    if (d < 2) {
+      sizes.push_back(tensor::DimOp::create(b, loc, input, d));
+      continue;
+    }
+    int64_t i = d - 2;
+    sizes.push_back(windowExtent(b, loc, input, d, kernel[i], strides[i],
+                                 dilations[i], pads[i], pads[k + i], ceil));
+  }
+  return sizes;
 }
 
 SmallVector<AffineExpr> dims(MLIRContext *ctx, int64_t from, int64_t count) {
@@ -94,23 +159,26 @@ SmallVector<AffineExpr> dims(MLIRContext *ctx, int64_t from, int64_t count) {
 /// A tensor of `type` whose element at each point is `input` read through
 /// `map`.
 Value copyGeneric(OpBuilder &b, Location loc, RankedTensorType type,
-                  Value input, AffineMap map) {
+                  Value input, AffineMap map, ValueRange dynamicSizes = {}) {
   return parallelGeneric(
       b, loc, type, input, map,
-      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; },
+      dynamicSizes);
 }
 
 /// The output accumulator of a convolution: the bias broadcast along the
 /// channel dimensions (1, or 1 and 2 for channels split into [G, F / G]
 /// with a bias of that shape), or zeros without one.
 Value convInit(OpBuilder &b, Location loc, RankedTensorType type, Value bias,
-               int64_t channelDims = 1) {
+               int64_t channelDims = 1, ValueRange dynamicSizes = {}) {
   if (!bias)
-    return filledTensor(b, loc, type, zeroAttr(type.getElementType()));
+    return filledTensor(b, loc, type, zeroAttr(type.getElementType()),
+                        dynamicSizes);
   return copyGeneric(b, loc, type, bias,
                      AffineMap::get(type.getRank(), 0,
                                     dims(b.getContext(), 1, channelDims),
-                                    b.getContext()));
+                                    b.getContext()),
+                     dynamicSizes);
 }
 
 /// An N-D convolution with groups as a linalg.generic, the spatial windows
@@ -351,7 +419,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
         (cols * element.getIntOrFloatBitWidth() / 8) % 2048 != 0)
       return matrix;
     Value padded =
-        padTrailing(b, loc, matrix, {0, 0}, {0, 16}, zeroAttr(element));
+        padTrailing(b, loc, matrix, {0, 0}, ArrayRef<int64_t>{0, 16}, zeroAttr(element));
     return tensor::ExtractSliceOp::create(
         b, loc, type, padded,
         ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
@@ -585,7 +653,12 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                              strides, dilations));
       return success();
     }
-    Value init = convInit(rewriter, loc, resultType, adaptor.getBias());
+    SmallVector<Value> sizes = windowResultSizes(
+        rewriter, loc, adaptor.getInput(), resultType,
+        weightType.getShape().drop_front(2), strides, dilations, pads,
+        /*ceil=*/false);
+    Value init = convInit(rewriter, loc, resultType, adaptor.getBias(),
+                          /*channelDims=*/1, sizes);
     if (!depthwise) {
       rewriter.replaceOp(op, linalg::Conv2DNchwFchwOp::create(
                                  rewriter, loc, TypeRange{resultType},
@@ -628,9 +701,15 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     initShape[1] /= group;
     initShape.insert(initShape.begin() + 1, group);
     Value bias = adaptor.getBias();
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    SmallVector<Value> sizes = windowResultSizes(
+        b, loc, adaptor.getInput(), resultType,
+        weightType.getShape().drop_front(2), op.getStrides(),
+        op.getDilations(), pads, /*ceil=*/false);
     Value init = convInit(
         b, loc, RankedTensorType::get(initShape, elementType),
-        bias ? splitGroups(b, loc, bias, 0, group) : Value(), /*channelDims=*/2);
+        bias ? splitGroups(b, loc, bias, 0, group) : Value(), /*channelDims=*/2,
+        sizes);
     Value conv = genericWindowConv(b, loc, input, weight, init, op.getStrides(),
                                    op.getDilations(), /*depthwise=*/false);
     return reshapeTensor(b, loc, conv, resultType);
@@ -751,21 +830,61 @@ struct PoolLowering : OpConversionPattern<OpTy> {
         llvm::any_of(pads, [](int64_t p) { return p < 0; }))
       return rewriter.notifyMatchFailure(op, "unsupported kernel or pads");
 
+    // (An average on dynamic extents has no pads nor ceil_mode: the pass
+    // refuses those before the conversion.)
+    bool dynamic = !resultType.hasStaticShape();
+    SmallVector<Value> sizes = windowResultSizes(
+        rewriter, loc, adaptor.getInput(), resultType, kernel, strides,
+        dilations, pads, op.getCeilMode());
     // Windows of ceil_mode that run past the padded input read extra
     // padding at the end.
-    SmallVector<int64_t> low(pads.take_front(k)), high(pads.drop_front(k));
+    SmallVector<int64_t> low(pads.take_front(k));
+    SmallVector<OpFoldResult> high;
+    auto c = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
     for (int64_t i = 0; i < k; ++i) {
-      int64_t padded = inputType.getDimSize(2 + i) + low[i] + high[i];
-      int64_t needed = (resultType.getDimSize(2 + i) - 1) * strides[i] +
-                       dilations[i] * (kernel[i] - 1) + 1;
-      high[i] += std::max<int64_t>(needed - padded, 0);
+      int64_t extent = dilations[i] * (kernel[i] - 1) + 1;
+      if (!inputType.isDynamicDim(2 + i)) {
+        int64_t padded = inputType.getDimSize(2 + i) + low[i] + pads[k + i];
+        int64_t needed =
+            (resultType.getDimSize(2 + i) - 1) * strides[i] + extent;
+        high.push_back(rewriter.getIndexAttr(
+            pads[k + i] + std::max<int64_t>(needed - padded, 0)));
+        continue;
+      }
+      if (!op.getCeilMode()) {
+        high.push_back(rewriter.getIndexAttr(pads[k + i]));
+        continue;
+      }
+      // max(0, (out - 1) * stride + extent - (D + low + high)) more.
+      unsigned at = 0;
+      for (int64_t d = 0; d < 2 + i; ++d)
+        at += resultType.isDynamicDim(d);
+      Value out = sizes[at];
+      Value needed = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc,
+                                arith::SubIOp::create(rewriter, loc, out, c(1)),
+                                c(strides[i])),
+          c(extent));
+      Value padded = arith::AddIOp::create(
+          rewriter, loc,
+          tensor::DimOp::create(rewriter, loc, adaptor.getInput(), 2 + i),
+          c(low[i] + pads[k + i]));
+      Value more = arith::MaxSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, needed, padded),
+          c(0));
+      high.push_back(
+          arith::AddIOp::create(rewriter, loc, more, c(pads[k + i]))
+              .getResult());
     }
     bool isUnsigned = isUnsignedElementType(op.getType());
     TypedAttr padValue =
         isMax ? lowestAttr(elementType, isUnsigned) : zeroAttr(elementType);
     Value input =
         padTrailing(rewriter, loc, adaptor.getInput(), low, high, padValue);
-    Value init = filledTensor(rewriter, loc, resultType, padValue);
+    Value init = filledTensor(rewriter, loc, resultType, padValue, sizes);
     Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elementType);
 
     // (n, c, o..., k...): the window operand only gives k its range. The
@@ -800,9 +919,31 @@ struct PoolLowering : OpConversionPattern<OpTy> {
             })
             .getResult(0);
     if constexpr (!isMax)
-      pooled = divideByCount(rewriter, loc, op, pooled, inputType, low);
+      pooled = dynamic ? divideByWindow(rewriter, loc, op, pooled, sizes)
+                       : divideByCount(rewriter, loc, op, pooled, inputType,
+                                       low);
     rewriter.replaceOp(op, pooled);
     return success();
+  }
+
+  /// Divides window sums by the size of the window, which every window
+  /// covers whole (no pads, no ceil_mode).
+  Value divideByWindow(OpBuilder &b, Location loc, OpTy op, Value sums,
+                       ValueRange sizes) const {
+    auto resultType = cast<RankedTensorType>(sums.getType());
+    Type elementType = resultType.getElementType();
+    int64_t count = 1;
+    for (int64_t k : op.getKernelShape())
+      count *= k;
+    return parallelGeneric(
+        b, loc, resultType, ValueRange{sums},
+        {b.getMultiDimIdentityMap(resultType.getRank())},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value n = arith::ConstantOp::create(
+              nb, l, floatAttr(elementType, static_cast<double>(count)));
+          return arith::DivFOp::create(nb, l, args[0], n);
+        },
+        sizes);
   }
 
   /// Divides window sums by the number of elements each window covers: the

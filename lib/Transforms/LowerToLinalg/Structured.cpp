@@ -465,13 +465,19 @@ Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
     return inLanes;
   auto inputType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
-  for (auto [d, size] : llvm::enumerate(inputType.getShape()))
-    if (!llvm::is_contained(axes, static_cast<int64_t>(d)))
-      shape.push_back(size);
+  SmallVector<Value> sizes;
+  for (auto [d, size] : llvm::enumerate(inputType.getShape())) {
+    if (llvm::is_contained(axes, static_cast<int64_t>(d)))
+      continue;
+    shape.push_back(size);
+    if (ShapedType::isDynamic(size))
+      sizes.push_back(tensor::DimOp::create(b, loc, input, d));
+  }
   Type elementType = inputType.getElementType();
   auto type = RankedTensorType::get(shape, elementType);
   Value init = filledTensor(b, loc, type,
-                            reductionInit(b, kind, elementType, isUnsigned));
+                            reductionInit(b, kind, elementType, isUnsigned),
+                            sizes);
   return linalg::ReduceOp::create(
              b, loc, ValueRange{input}, ValueRange{init}, axes,
              [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -497,20 +503,49 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
                            op.getAxes(), isUnsigned);
     if constexpr (kind == ReduceKind::Mean) {
       int64_t count = 1;
-      for (int64_t axis : op.getAxes())
-        count *= inputType.getDimSize(axis);
+      // The number of elements reduced, computed at run time where an
+      // extent is dynamic.
+      Value dynamicCount;
+      for (int64_t axis : op.getAxes()) {
+        if (!inputType.isDynamicDim(axis)) {
+          count *= inputType.getDimSize(axis);
+          continue;
+        }
+        Value dim = tensor::DimOp::create(rewriter, loc, adaptor.getInput(),
+                                          axis);
+        dynamicCount = dynamicCount
+                           ? arith::MulIOp::create(rewriter, loc, dynamicCount,
+                                                   dim)
+                           : dim;
+      }
       Type elementType = resultType.getElementType();
+      Value runCount;
+      if (dynamicCount) {
+        Value total = arith::MulIOp::create(
+            rewriter, loc, dynamicCount,
+            arith::ConstantIndexOp::create(rewriter, loc, count));
+        Value asInt = arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getI64Type(), total);
+        if (isa<FloatType>(elementType))
+          runCount = arith::SIToFPOp::create(rewriter, loc, elementType, asInt);
+        else if (elementType.isInteger(64))
+          runCount = asInt;
+        else
+          runCount = arith::TruncIOp::create(rewriter, loc, elementType, asInt);
+      }
       auto reducedType = cast<RankedTensorType>(reduced.getType());
       reduced = broadcastingGeneric(
           rewriter, loc, reducedType, ValueRange{reduced},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             if (isa<FloatType>(elementType)) {
-              Value n = arith::ConstantOp::create(
-                  b, l, b.getFloatAttr(elementType, count));
+              Value n = runCount ? runCount
+                                 : arith::ConstantOp::create(
+                                       b, l, b.getFloatAttr(elementType, count));
               return arith::DivFOp::create(b, l, args[0], n);
             }
-            Value n = arith::ConstantOp::create(
-                b, l, b.getIntegerAttr(elementType, count));
+            Value n = runCount ? runCount
+                               : arith::ConstantOp::create(
+                                     b, l, b.getIntegerAttr(elementType, count));
             if (isUnsigned)
               return arith::DivUIOp::create(b, l, args[0], n);
             return arith::DivSIOp::create(b, l, args[0], n);

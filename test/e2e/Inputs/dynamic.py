@@ -102,11 +102,80 @@ def views(out, rng):
     save(out, "dynamic_views", graph, sets)
 
 
+def conv2d(x, w, b, stride, pad):
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = (h + 2 * pad - kh) // stride + 1, (wd + 2 * pad - kw) // stride + 1
+    y = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride]
+            y += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j])
+    return y + b[None, :, None, None]
+
+
+def maxpool(x, k, stride, ceil):
+    n, c, h, w = x.shape
+    def out(d):
+        o = -(-(d - k) // stride) + 1 if ceil else (d - k) // stride + 1
+        return o - 1 if ceil and (o - 1) * stride >= d else o
+    oh, ow = out(h), out(w)
+    y = np.full((n, c, oh, ow), -np.inf)
+    for i in range(oh):
+        for j in range(ow):
+            box = x[:, :, i * stride:i * stride + k, j * stride:j * stride + k]
+            y[:, :, i, j] = box.max(axis=(2, 3))
+    return y
+
+
+def cnn(out, rng):
+    """A batch of any size and images of any size: a strided 3x3 conv, a
+    depthwise 3x3 conv, ReLU, a 3x3 stride-2 max pool in ceil_mode, a global
+    average pool and a linear head."""
+    w1 = (rng.standard_normal((8, 3, 3, 3)) / 3).astype(np.float32)
+    b1 = rng.standard_normal(8).astype(np.float32)
+    w2 = (rng.standard_normal((8, 1, 3, 3)) / 3).astype(np.float32)
+    b2 = rng.standard_normal(8).astype(np.float32)
+    fc = (rng.standard_normal((4, 8)) / 3).astype(np.float32)
+    fb = rng.standard_normal(4).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1],
+                          strides=[2, 2]),
+         helper.make_node("Relu", ["c1"], ["r1"]),
+         helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1],
+                          group=8),
+         helper.make_node("Relu", ["c2"], ["r2"]),
+         helper.make_node("MaxPool", ["r2"], ["p"], kernel_shape=[3, 3],
+                          strides=[2, 2], ceil_mode=1),
+         helper.make_node("GlobalAveragePool", ["p"], ["g"]),
+         helper.make_node("Flatten", ["g"], ["f"]),
+         helper.make_node("Gemm", ["f", "fc", "fb"], ["y"], transB=1)],
+        "dynamic_cnn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 3, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2), ("fc", fc), ("fb", fb)]])
+    sets = []
+    for n, h, w in ((1, 16, 16), (3, 16, 16), (8, 16, 16), (2, 21, 13)):
+        x = rng.standard_normal((n, 3, h, w)).astype(np.float32)
+        r1 = np.maximum(conv2d(x.astype(np.float64), w1, b1, 2, 1), 0)
+        r2 = np.zeros_like(r1)
+        for ch in range(8):
+            r2[:, ch:ch + 1] = conv2d(r1[:, ch:ch + 1], w2[ch:ch + 1], b2[ch:ch + 1], 1, 1)
+        p = maxpool(np.maximum(r2, 0), 3, 2, True)
+        y = (p.mean(axis=(2, 3)) @ fc.T + fb).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_cnn", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     mlp(out, rng)
     broadcast(out, rng)
     views(out, rng)
+    cnn(out, rng)
 
 
 if __name__ == "__main__":

@@ -262,8 +262,14 @@ void moveYieldedReshapesOut(FusionGroupOp group) {
   YieldOp yield = group.getYield();
   for (OpOperand &operand : yield->getOpOperands()) {
     Operation *reshape = operand.get().getDefiningOp();
+    // (An expansion's dynamic extents must be known outside the group.)
+    auto extentsOutside = [&](Operation *op) {
+      return llvm::all_of(op->getOperands().drop_front(), [&](Value v) {
+        return !group->isAncestor(v.getParentRegion()->getParentOp());
+      });
+    };
     while (isReshape(reshape) && reshape->getParentOp() == group &&
-           reshape->getResult(0).hasOneUse()) {
+           reshape->getResult(0).hasOneUse() && extentsOutside(reshape)) {
       Value result = group->getResult(operand.getOperandNumber());
       Value source = reshape->getOperand(0);
       operand.set(source);
@@ -327,10 +333,13 @@ void moveReshapesOut(FusionGroupOp group) {
     return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
         op);
   };
+  // (Every operand from outside: an expansion's dynamic extents too.)
+  auto fromOutside = [&](Value v) {
+    return !group->isAncestor(v.getParentRegion()->getParentOp());
+  };
   for (Operation &op :
        llvm::make_early_inc_range(group.getBody().front().getOperations()))
-    if (isReshape(&op) && !group->isAncestor(
-                              op.getOperand(0).getParentRegion()->getParentOp()))
+    if (isReshape(&op) && llvm::all_of(op.getOperands(), fromOutside))
       op.moveBefore(group);
   // Elementwise consumers of an expanded result run on the collapsed shape
   // instead, so that the expansion reaches the yield (a linear layer's
