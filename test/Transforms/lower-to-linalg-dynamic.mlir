@@ -110,3 +110,18 @@ func.func @avg_pool_pads(%x: tensor<?x4x8x8xf32>) -> tensor<?x4x8x8xf32> {
   return %0 : tensor<?x4x8x8xf32>
 }
 
+
+// -----
+
+// A concatenation reads the extents off its axis as its first input's.
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x2xf32>, [[Y:%.+]]: tensor<?x3xf32>)
+// CHECK:       [[M:%.+]] = tensor.dim [[Y]], %c0
+// CHECK:       [[N:%.+]] = tensor.dim [[X]], %c0
+// CHECK:       [[SAME:%.+]] = arith.cmpi eq, [[M]], [[N]] : index
+// CHECK:       cf.assert [[SAME]], "input 1 dimension 0 must match input 0's"
+// CHECK:       tensor.concat dim(1) [[X]], [[Y]] : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
+func.func @concat(%x: tensor<?x2xf32>, %y: tensor<?x3xf32>) -> tensor<?x5xf32> {
+  %0 = int21.concat %x, %y {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}

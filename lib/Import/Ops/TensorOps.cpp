@@ -500,5 +500,5 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Gather"] = {importGather};
   t["Expand"] = {importExpand, 8};
   t["Pad"] = {importPad};
-  allowDynamicShapes(t, {"Identity", "Flatten", "Transpose"});
+  allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat"});
 }

@@ -80,8 +80,34 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
       rewriter.replaceOp(op, adaptor.getInputs().front());
       return success();
     }
+    // Dynamic extents off the axis are read as the first input's.
+    Location loc = op.getLoc();
+    ValueRange inputs = adaptor.getInputs();
+    auto firstType = cast<RankedTensorType>(inputs.front().getType());
+    for (auto [i, input] : llvm::enumerate(inputs.drop_front())) {
+      auto type = cast<RankedTensorType>(input.getType());
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == axis || (!type.isDynamicDim(d) && !firstType.isDynamicDim(d)))
+          continue;
+        Value extent = type.isDynamicDim(d)
+                           ? tensor::DimOp::create(rewriter, loc, input, d)
+                           : tensor::DimOp::create(rewriter, loc,
+                                                   inputs.front(), d);
+        OpFoldResult expected =
+            type.isDynamicDim(d)
+                ? (firstType.isDynamicDim(d)
+                       ? OpFoldResult(tensor::DimOp::create(
+                             rewriter, loc, inputs.front(), d))
+                       : OpFoldResult(
+                             rewriter.getIndexAttr(firstType.getDimSize(d))))
+                : OpFoldResult(rewriter.getIndexAttr(type.getDimSize(d)));
+        assertExtent(rewriter, loc, extent, expected,
+                     "input " + Twine(i + 1) + " dimension " + Twine(d) +
+                         " must match input 0's");
+      }
+    }
     rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
-        op, resultType, static_cast<uint64_t>(axis), adaptor.getInputs());
+        op, resultType, static_cast<uint64_t>(axis), inputs);
     return success();
   }
 };

@@ -321,7 +321,8 @@ struct LowerToLinalgPass
       }
       if (!isa<Int21Dialect>(op->getDialect()) ||
           op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
-          isa<MatMulOp, ReshapeOp, TransposeOp, ConvOp, MaxPoolOp, AvgPoolOp,
+          isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, ConvOp, MaxPoolOp,
+              AvgPoolOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))
         return WalkResult::advance();

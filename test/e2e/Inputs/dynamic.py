@@ -131,13 +131,14 @@ def maxpool(x, k, stride, ceil):
 
 def cnn(out, rng):
     """A batch of any size and images of any size: a strided 3x3 conv, a
-    depthwise 3x3 conv, ReLU, a 3x3 stride-2 max pool in ceil_mode, a global
-    average pool and a linear head."""
+    depthwise 3x3 conv, ReLU, a concatenation of both convs' maps, a 3x3
+    stride-2 max pool in ceil_mode, a global average pool and a linear
+    head."""
     w1 = (rng.standard_normal((8, 3, 3, 3)) / 3).astype(np.float32)
     b1 = rng.standard_normal(8).astype(np.float32)
     w2 = (rng.standard_normal((8, 1, 3, 3)) / 3).astype(np.float32)
     b2 = rng.standard_normal(8).astype(np.float32)
-    fc = (rng.standard_normal((4, 8)) / 3).astype(np.float32)
+    fc = (rng.standard_normal((4, 16)) / 3).astype(np.float32)
     fb = rng.standard_normal(4).astype(np.float32)
     graph = helper.make_graph(
         [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1],
@@ -146,7 +147,8 @@ def cnn(out, rng):
          helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1],
                           group=8),
          helper.make_node("Relu", ["c2"], ["r2"]),
-         helper.make_node("MaxPool", ["r2"], ["p"], kernel_shape=[3, 3],
+         helper.make_node("Concat", ["r2", "r1"], ["cat"], axis=1),
+         helper.make_node("MaxPool", ["cat"], ["p"], kernel_shape=[3, 3],
                           strides=[2, 2], ceil_mode=1),
          helper.make_node("GlobalAveragePool", ["p"], ["g"]),
          helper.make_node("Flatten", ["g"], ["f"]),
@@ -164,7 +166,8 @@ def cnn(out, rng):
         r2 = np.zeros_like(r1)
         for ch in range(8):
             r2[:, ch:ch + 1] = conv2d(r1[:, ch:ch + 1], w2[ch:ch + 1], b2[ch:ch + 1], 1, 1)
-        p = maxpool(np.maximum(r2, 0), 3, 2, True)
+        cat = np.concatenate([np.maximum(r2, 0), r1], axis=1)
+        p = maxpool(cat, 3, 2, True)
         y = (p.mean(axis=(2, 3)) @ fc.T + fb).astype(np.float32)
         sets.append(([("x", x)], [("y", y)]))
     save(out, "dynamic_cnn", graph, sets)

@@ -473,7 +473,7 @@ def Int21_ExpandOp : Int21_Op<"expand",
   let hasFolder = 1;
 }
 
-def Int21_ConcatOp : Int21_Op<"concat",
+def Int21_ConcatOp : Int21_DynamicOp<"concat",
     [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
   let summary = "concatenation along one axis";
   let description = "Joins `inputs` along `axis`; every other dimension must agree.";
