@@ -125,3 +125,25 @@ func.func @concat(%x: tensor<?x2xf32>, %y: tensor<?x3xf32>) -> tensor<?x5xf32> {
   %0 = int21.concat %x, %y {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
   return %0 : tensor<?x5xf32>
 }
+
+// -----
+
+// A softmax over rows of any count.
+// CHECK-LABEL: func.func @softmax
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x8xf32>)
+// CHECK:       [[N:%.+]] = tensor.dim [[X]], %c0
+// CHECK:       [[INIT:%.+]] = tensor.empty([[N]]) : tensor<?x8xf32>
+// CHECK:       linalg.softmax dimension(1) ins([[X]] : tensor<?x8xf32>) outs([[INIT]] : tensor<?x8xf32>)
+func.func @softmax(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = int21.softmax %x {axis = 1 : i64} : tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// A layer norm divides by the count of the normalised elements: static.
+func.func @layer_norm_dynamic_features(%x: tensor<4x?xf32>, %s: tensor<1xf32>) -> tensor<4x?xf32> {
+  // expected-error @+1 {{'int21.layer_norm' op on dynamic extents in the normalised dimensions is not lowered yet: give the model's inputs static shapes with --input-shape}}
+  %0 = int21.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<4x?xf32>, tensor<1xf32>) -> tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}

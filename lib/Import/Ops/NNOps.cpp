@@ -388,5 +388,6 @@ void int21::onnx_import::registerNNOps(OpImportTable &t) {
   // on a dynamic extent is refused by resolveWindow).
   allowDynamicShapes(t, {"Conv", "BatchNormalization", "MaxPool",
                          "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
-                         "Gemm", "MatMul"});
+                         "Gemm", "MatMul", "Softmax", "LogSoftmax",
+                         "LayerNormalization"});
 }

@@ -156,4 +156,9 @@ void int21::onnx_import::registerReductionOps(OpImportTable &t) {
   t["ArgMin"] = {importArgReduce<ArgMinOp>};
   t["CumSum"] = {importCumSum, 11};
   t["TopK"] = {importTopK};
+  // (ReduceProd imports on dynamic extents; its lowering refuses them.)
+  allowDynamicShapes(t, {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin",
+                         "ReduceProd", "ReduceL1", "ReduceL2",
+                         "ReduceSumSquare", "ReduceLogSum",
+                         "ReduceLogSumExp"});
 }

@@ -62,6 +62,16 @@ void lowering::assertExtent(OpBuilder &b, Location loc, Value actual,
       ((node.empty() ? "" : "node '" + node + "': ") + what).str());
 }
 
+SmallVector<Value> lowering::dynamicSizesOf(OpBuilder &b, Location loc,
+                                            Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, value, d));
+  return sizes;
+}
+
 SmallVector<Value> lowering::broadcastSizes(OpBuilder &b, Location loc,
                                             RankedTensorType type,
                                             ValueRange inputs) {
@@ -319,10 +329,25 @@ struct LowerToLinalgPass
                               "static shapes with --input-shape";
         return WalkResult::interrupt();
       }
+      // A layer norm divides by the count of what it normalises, static.
+      if (auto norm = dyn_cast<LayerNormOp>(op)) {
+        auto type = cast<RankedTensorType>(norm.getType());
+        int64_t axis = norm.getAxis() < 0 ? norm.getAxis() + type.getRank()
+                                          : norm.getAxis();
+        if (llvm::any_of(type.getShape().drop_front(axis),
+                         ShapedType::isDynamic)) {
+          norm.emitOpError() << "on dynamic extents in the normalised "
+                                "dimensions is not lowered yet: give the "
+                                "model's inputs static shapes with "
+                                "--input-shape";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      }
       if (!isa<Int21Dialect>(op->getDialect()) ||
           op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
           isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, ConvOp, MaxPoolOp,
-              AvgPoolOp,
+              AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))
         return WalkResult::advance();

@@ -33,6 +33,10 @@ Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 void assertExtent(OpBuilder &b, Location loc, Value actual,
                   mlir::OpFoldResult expected, const Twine &what);
 
+/// `tensor.dim` of each dynamic dimension of `value` (whose type has the
+/// extents of the tensor to create), in order.
+SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value value);
+
 /// The dynamic extents of `type`, the shape `inputs` broadcast to with ONNX
 /// rules: each from the first input whose aligned dimension is dynamic too
 /// (a dynamic extent broadcasts against 1 only, so any such input has it).

@@ -74,7 +74,9 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
                             [&](OpBuilder &b, Location l, ValueRange a) {
                               return normalise(b, l, a[0], a[3], a[4], a[1],
                                                a[2], epsilon);
-                            }));
+                            },
+                            dynamicSizesOf(rewriter, loc,
+                                           adaptor.getInput())));
     return success();
   }
 };
@@ -113,8 +115,10 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
       Value n = arith::ConstantOp::create(b, l, floatAttr(elementType, count));
       return arith::DivFOp::create(b, l, sum, n);
     };
-    Value zeros =
-        filledTensor(rewriter, loc, statsType, floatAttr(elementType, 0.0));
+    // (The normalised dimensions are static: the pass checks it.)
+    SmallVector<Value> sizes = dynamicSizesOf(rewriter, loc, x);
+    Value zeros = filledTensor(rewriter, loc, statsType,
+                               floatAttr(elementType, 0.0), sizes);
     Value sum = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{statsType}, x, zeros,
                     SmallVector<AffineMap>{id, outer}, iterators,
@@ -154,7 +158,8 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
                               return normalise(b, l, a[0], mean(b, l, a[1]),
                                                mean(b, l, a[2]), a[3], bias,
                                                epsilon);
-                            }));
+                            },
+                            sizes));
     return success();
   }
 };

@@ -562,7 +562,9 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(signlessType(op.getType()));
-    Value init = emptyTensor(rewriter, op.getLoc(), type);
+    Value init = emptyTensor(
+        rewriter, op.getLoc(), type,
+        dynamicSizesOf(rewriter, op.getLoc(), adaptor.getInput()));
     rewriter.replaceOp(
         op, linalg::SoftmaxOp::create(rewriter, op.getLoc(), TypeRange{type},
                                       adaptor.getInput(), init, op.getAxis())

@@ -173,12 +173,46 @@ def cnn(out, rng):
     save(out, "dynamic_cnn", graph, sets)
 
 
+def rows(out, rng):
+    """Rows of a sequence of any length, batched: a layer norm over the
+    features, a linear layer, a softmax over the features, a batch norm of
+    the sequence positions' mean."""
+    scale = rng.standard_normal(8).astype(np.float32)
+    bias = rng.standard_normal(8).astype(np.float32)
+    w = (rng.standard_normal((8, 8)) / 3).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("LayerNormalization", ["x", "scale", "bias"], ["n"],
+                          axis=-1, epsilon=1e-5),
+         helper.make_node("MatMul", ["n", "w"], ["m"]),
+         helper.make_node("Softmax", ["m"], ["s"], axis=-1),
+         helper.make_node("ReduceMean", ["s"], ["y"], axes=[1], keepdims=0)],
+        "dynamic_rows",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["B", "T", 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["B", 8])],
+        [numpy_helper.from_array(a, n)
+         for n, a in [("scale", scale), ("bias", bias), ("w", w)]])
+    sets = []
+    for b, t in ((1, 1), (2, 5), (3, 17)):
+        x = rng.standard_normal((b, t, 8)).astype(np.float32)
+        x64 = x.astype(np.float64)
+        mean = x64.mean(axis=-1, keepdims=True)
+        var = ((x64 - mean) ** 2).mean(axis=-1, keepdims=True)
+        n = (x64 - mean) / np.sqrt(var + 1e-5) * scale + bias
+        m = n @ w
+        e = np.exp(m - m.max(axis=-1, keepdims=True))
+        s = e / e.sum(axis=-1, keepdims=True)
+        y = s.mean(axis=1).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_rows", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     mlp(out, rng)
     broadcast(out, rng)
     views(out, rng)
     cnn(out, rng)
+    rows(out, rng)
 
 
 if __name__ == "__main__":

@@ -346,7 +346,7 @@ def Int21_AvgPoolOp : Int21_PoolOp<"avg_pool", "average"> {
 //===----------------------------------------------------------------------===//
 
 class Int21_SoftmaxBase<string mnemonic, string doc>
-    : Int21_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Int21_DynamicOp<mnemonic, [Pure, SameOperandsAndResultType]> {
   let summary = doc # " along one axis";
   let description = "Computes " # doc # " of `input` along `axis` "
       # "(non-negative), with the maximum subtracted first for stability.";
@@ -358,7 +358,7 @@ class Int21_SoftmaxBase<string mnemonic, string doc>
 def Int21_SoftmaxOp : Int21_SoftmaxBase<"softmax", "softmax">;
 def Int21_LogSoftmaxOp : Int21_SoftmaxBase<"log_softmax", "log-softmax">;
 
-def Int21_LayerNormOp : Int21_Op<"layer_norm",
+def Int21_LayerNormOp : Int21_DynamicOp<"layer_norm",
     [Pure, AllTypesMatch<["input", "output"]>]> {
   let summary = "layer normalisation over the trailing dimensions from `axis`";
   let description = [{
