@@ -455,9 +455,9 @@ func.func @pool_ceil_mode_drops_window(%x: tensor<1x1x4xf32>) {
 
 // -----
 
-func.func @softmax_dynamic(%x: tensor<?x3xf32>) {
-  // expected-error @+1 {{'int21.softmax' op takes static shapes only, but operand #0 is 'tensor<?x3xf32>'}}
-  %0 = int21.softmax %x {axis = 1 : i64} : tensor<?x3xf32>
+func.func @argmax_dynamic(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{'int21.argmax' op takes static shapes only, but operand #0 is 'tensor<?x3xf32>'}}
+  %0 = int21.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<?x3xf32>) -> tensor<?x1xi64>
   return
 }
 
