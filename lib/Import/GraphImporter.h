@@ -40,6 +40,18 @@ public:
     return indexChecks;
   }
 
+  /// The elements of a shape computed from dynamic extents (Shape of a
+  /// dynamic tensor, and Gather, Concat, Unsqueeze, Squeeze and Cast of it),
+  /// each a constant or an extent of a value; such a value exists only for
+  /// the shape arithmetic that ends in a Reshape.
+  const SmallVector<SymbolicExtent> *symbolic(StringRef name) const {
+    auto it = symbolicValues.find(name);
+    return it == symbolicValues.end() ? nullptr : &it->second;
+  }
+  void defineSymbolic(StringRef name, SmallVector<SymbolicExtent> extents) {
+    symbolicValues[name] = std::move(extents);
+  }
+
   /// A location naming node `node` (its name, or OpType#index when unnamed).
   Location nodeLoc(const onnx::NodeProto &node, size_t index) const;
 
@@ -52,6 +64,7 @@ public:
 
 private:
   llvm::StringMap<Value> values;
+  llvm::StringMap<SmallVector<SymbolicExtent>> symbolicValues;
   llvm::StringMap<const onnx::TensorProto *> initializers;
   llvm::StringMap<unsigned> uses;
   SmallVector<std::pair<Value, mlir::ArrayAttr>> indexChecks;

@@ -36,6 +36,28 @@ bool NodeImporter::hasInput(unsigned i) const {
   return i < numInputs() && !node.input(i).empty();
 }
 
+const SmallVector<SymbolicExtent> *
+NodeImporter::symbolicInput(unsigned i) const {
+  return hasInput(i) ? graph.symbolic(node.input(i)) : nullptr;
+}
+
+void NodeImporter::setSymbolicOutput(unsigned i,
+                                     SmallVector<SymbolicExtent> extents,
+                                     int64_t rank) {
+  // The value stands in for the shape where a node looks it up; only the
+  // handlers marked symbolic read it, and they read the extents instead.
+  SmallVector<int64_t> values;
+  for (const SymbolicExtent &e : extents)
+    values.push_back(e.source ? 0 : e.constant);
+  auto type = RankedTensorType::get(
+      rank == 0 ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{(int64_t)values.size()},
+      b.getI64Type());
+  setOutput(i, constant(DenseElementsAttr::get(type, ArrayRef<int64_t>(values))));
+  // Elements that are all constants are an ordinary constant.
+  if (llvm::any_of(extents, [](const SymbolicExtent &e) { return e.source; }))
+    graph.defineSymbolic(node.output(i), std::move(extents));
+}
+
 Value NodeImporter::input(unsigned i) {
   if (!hasInput(i))
     return {};

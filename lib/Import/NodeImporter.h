@@ -26,6 +26,14 @@ namespace int21::onnx_import {
 
 class GraphImporter;
 
+/// An element of a shape the importer keeps symbolic: `constant`, or extent
+/// `dim` of `source` when `source` is set.
+struct SymbolicExtent {
+  int64_t constant = 0;
+  Value source;
+  int64_t dim = 0;
+};
+
 class NodeImporter {
 public:
   NodeImporter(GraphImporter &graph, const onnx::NodeProto &node, int64_t opset,
@@ -49,6 +57,12 @@ public:
   /// Input `i`, or a null value when it is absent.
   Value input(unsigned i);
   RankedTensorType inputType(unsigned i);
+  /// The symbolic elements of input `i` (a shape computed from dynamic
+  /// extents), or null when it is an ordinary value.
+  const SmallVector<SymbolicExtent> *symbolicInput(unsigned i) const;
+  /// Sets output `i` to a shape kept symbolic, of `rank` 0 or 1 (int64).
+  void setSymbolicOutput(unsigned i, SmallVector<SymbolicExtent> extents,
+                         int64_t rank = 1);
   /// The value of input `i`, which must be a constant; `what` names it in
   /// the error otherwise.
   FailureOr<mlir::DenseElementsAttr> constantInput(unsigned i, StringRef what);
@@ -157,11 +171,16 @@ struct OpImportEntry {
   /// no extent of them as a number). The importer refuses a dynamic input
   /// of any other op, naming the node.
   bool dynamic = false;
+  /// Whether the handler computes on shapes kept symbolic
+  /// (NodeImporter::symbolicInput); any other refuses them.
+  bool symbolic = false;
 };
 using OpImportTable = llvm::StringMap<OpImportEntry>;
 
 /// Marks the handlers of `ops` in `table` as importing dynamic dimensions.
 void allowDynamicShapes(OpImportTable &table, ArrayRef<StringRef> ops);
+/// Marks the handlers of `ops` in `table` as computing on symbolic shapes.
+void allowSymbolicShapes(OpImportTable &table, ArrayRef<StringRef> ops);
 
 void registerElementwiseOps(OpImportTable &table);
 void registerNNOps(OpImportTable &table);

@@ -113,6 +113,15 @@ void int21::onnx_import::allowDynamicShapes(OpImportTable &table,
   }
 }
 
+void int21::onnx_import::allowSymbolicShapes(OpImportTable &table,
+                                             ArrayRef<StringRef> ops) {
+  for (StringRef op : ops) {
+    auto it = table.find(op);
+    if (it != table.end())
+      it->second.symbolic = true;
+  }
+}
+
 SmallVector<std::pair<std::string, int>> int21::supportedOnnxOps() {
   SmallVector<std::pair<std::string, int>> ops;
   for (const auto &entry : getOpImportTable())
@@ -626,6 +635,16 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
           failed(graphImporter.lookup(node.input(i), loc)))
         return failure();
     const OpImportEntry &entry = table.find(node.op_type())->second;
+    if (!entry.symbolic)
+      for (unsigned i = 0; i < importer.numInputs(); ++i)
+        if (importer.symbolicInput(i))
+          return emitError(loc)
+                     << node.op_type() << ": input " << i << " ('"
+                     << node.input(i)
+                     << "') is a shape computed from dynamic extents, which "
+                        "int21 follows into Reshape only: give the model's "
+                        "inputs static shapes with --input-shape",
+                 failure();
     if (!entry.dynamic)
       for (unsigned i = 0; i < importer.numInputs(); ++i) {
         if (!importer.hasInput(i))
@@ -653,6 +672,12 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   for (const onnx::ValueInfoProto &output : graph.output()) {
+    if (graphImporter.symbolic(output.name()))
+      return error() << "output '" << output.name()
+                     << "' is a shape computed from dynamic extents, which "
+                        "int21 does not compute at run time yet: give the "
+                        "model's inputs static shapes with --input-shape",
+             failure();
     FailureOr<Value> value = graphImporter.lookup(output.name(), modelLoc);
     if (failed(value))
       return failure();

@@ -334,6 +334,16 @@ LogicalResult importClip(NodeImporter &n) {
 }
 
 LogicalResult importCast(NodeImporter &n) {
+  // A symbolic shape stays one through a cast to int64.
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+    if (n.opType() != "Cast" ||
+        n.attrInt("to", 0) != onnx::TensorProto::INT64)
+      return n.emitError() << "casts a shape of dynamic extents to another "
+                              "type than int64",
+             failure();
+    n.setSymbolicOutput(0, *extents, n.inputType(0).getRank());
+    return success();
+  }
   Type to;
   if (n.opType() == "CastLike") {
     to = getElementTypeOrSelf(n.input(1).getType());
@@ -439,4 +449,5 @@ void int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
           "Equal", "Less",       "LessOrEqual", "Greater",
           "GreaterOrEqual", "Where", "Sum", "Min",      "Max",
           "Mean"});
+  allowSymbolicShapes(t, {"Cast"});
 }

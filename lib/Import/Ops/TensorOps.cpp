@@ -148,8 +148,37 @@ LogicalResult importShape(NodeImporter &n) {
   SmallVector<int64_t> dims;
   for (int64_t i = start; i < end; ++i)
     dims.push_back(shape[i]);
+  // The extents of a dynamic tensor are known at run time only: kept
+  // symbolic, for the shape arithmetic that ends in a Reshape.
+  if (llvm::any_of(dims, ShapedType::isDynamic)) {
+    SmallVector<SymbolicExtent> extents;
+    for (int64_t i = start; i < end; ++i)
+      extents.push_back(ShapedType::isDynamic(shape[i])
+                            ? SymbolicExtent{0, n.input(0), i}
+                            : SymbolicExtent{shape[i], Value(), 0});
+    n.setSymbolicOutput(0, std::move(extents));
+    return success();
+  }
   n.setOutput(0, n.constant(i64Vector(n, dims)));
   return success();
+}
+
+/// The elements of input `i`: its symbolic extents, or the values of a
+/// constant int64 vector or scalar as constants; failure otherwise.
+FailureOr<SmallVector<SymbolicExtent>> symbolicOrConstant(NodeImporter &n,
+                                                          unsigned i) {
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(i))
+    return *extents;
+  RankedTensorType type = n.inputType(i);
+  if (!type || type.getRank() > 1)
+    return failure();
+  FailureOr<SmallVector<int64_t>> values = n.constantInts(i, "shape");
+  if (failed(values))
+    return failure();
+  SmallVector<SymbolicExtent> extents;
+  for (int64_t v : *values)
+    extents.push_back({v, Value(), 0});
+  return extents;
 }
 
 LogicalResult importSize(NodeImporter &n) {
@@ -168,7 +197,165 @@ LogicalResult importTranspose(NodeImporter &n) {
       n.create<TransposeOp>(n.input(0), n.b.getDenseI64ArrayAttr(perm)));
 }
 
+/// The value and dimension whose extent dynamic extent `dim` of `value`
+/// provably is, followed back through the ops that keep an extent: reshapes
+/// (whose dynamic extents stay in order), transposes, elementwise and
+/// broadcasting ops (whose equal extents the engine checks), a product's
+/// rows and batch, a convolution's or pool's batch, a concatenation's
+/// extents off its axis.
+std::pair<Value, int64_t> traceExtent(Value value, int64_t dim) {
+  for (;;) {
+    Operation *def = value.getDefiningOp();
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!def || !type.isDynamicDim(dim))
+      return {value, dim};
+    auto dynamicIndex = [](RankedTensorType t, int64_t d) {
+      int64_t k = 0;
+      for (int64_t i = 0; i < d; ++i)
+        k += t.isDynamicDim(i);
+      return k;
+    };
+    auto nthDynamic = [](RankedTensorType t, int64_t k) -> int64_t {
+      for (int64_t i = 0; i < t.getRank(); ++i)
+        if (t.isDynamicDim(i) && k-- == 0)
+          return i;
+      return -1;
+    };
+    Value next;
+    int64_t nextDim = -1;
+    if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+      next = reshape.getInput();
+      nextDim = nthDynamic(cast<RankedTensorType>(next.getType()),
+                           dynamicIndex(type, dim));
+    } else if (auto transpose = dyn_cast<TransposeOp>(def)) {
+      next = transpose.getInput();
+      nextDim = transpose.getPerm()[dim];
+    } else if (isa<ConvOp, MaxPoolOp, AvgPoolOp>(def) && dim == 0) {
+      next = def->getOperand(0);
+      nextDim = 0;
+    } else if (auto concat = dyn_cast<ConcatOp>(def)) {
+      if (dim != (int64_t)concat.getAxis()) {
+        next = def->getOperand(0);
+        nextDim = dim;
+      }
+    } else if (def->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
+               isa<MatMulOp>(def)) {
+      bool matmul = isa<MatMulOp>(def);
+      if (matmul && dim == type.getRank() - 1)
+        return {value, dim};
+      for (Value operand : matmul ? def->getOperands().take_front(1)
+                                  : def->getOperands()) {
+        auto operandType = cast<RankedTensorType>(operand.getType());
+        int64_t aligned = dim - (type.getRank() - operandType.getRank());
+        if (aligned >= 0 && operandType.isDynamicDim(aligned)) {
+          next = operand;
+          nextDim = aligned;
+          break;
+        }
+      }
+    }
+    if (!next || nextDim < 0)
+      return {value, dim};
+    value = next;
+    dim = nextDim;
+  }
+}
+
+/// Reshape to a shape computed from dynamic extents: each element is a
+/// constant (0 copies, -1 infers, as ONNX says) or an extent of the data
+/// itself, which keeps its place among the data's dynamic extents. Any
+/// other extent is known at run time only, and refused.
+LogicalResult importSymbolicReshape(NodeImporter &n,
+                                    ArrayRef<SymbolicExtent> extents) {
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> sources;
+  for (auto [i, e] : llvm::enumerate(extents)) {
+    if (!e.source) {
+      shape.push_back(e.constant == 0 && (int64_t)i < x.getRank()
+                          ? x.getDimSize(i)
+                          : e.constant);
+      sources.push_back(e.constant == 0 && (int64_t)i < x.getRank() &&
+                                x.isDynamicDim(i)
+                            ? (int64_t)i
+                            : -1);
+      continue;
+    }
+    auto sourceType = cast<RankedTensorType>(e.source.getType());
+    if (!sourceType.isDynamicDim(e.dim)) {
+      shape.push_back(sourceType.getDimSize(e.dim));
+      sources.push_back(-1);
+      continue;
+    }
+    // An extent of another tensor that is provably one of the data's.
+    int64_t dataDim = -1;
+    std::pair<Value, int64_t> wanted = traceExtent(e.source, e.dim);
+    for (int64_t d = 0; d < x.getRank() && dataDim < 0; ++d)
+      if (x.isDynamicDim(d) && traceExtent(data, d) == wanted)
+        dataDim = d;
+    if (dataDim >= 0) {
+      shape.push_back(ShapedType::kDynamic);
+      sources.push_back(dataDim);
+      continue;
+    }
+    if (e.source != data)
+      return n.emitError() << "reshapes to extent " << e.dim
+                           << " of another tensor, known at run time only; "
+                              "give the model's inputs static shapes with "
+                              "--input-shape",
+             failure();
+    shape.push_back(ShapedType::kDynamic);
+    sources.push_back(e.dim);
+  }
+  // The data's dynamic extents must stay in order, each its own dimension
+  // of the result: then the reshape only joins or splits static extents
+  // around them. A -1 beside dynamic extents is the static rest.
+  SmallVector<int64_t> dynamicIn, dynamicOut;
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    if (x.isDynamicDim(d))
+      dynamicIn.push_back(d);
+  for (int64_t s : sources)
+    if (s >= 0)
+      dynamicOut.push_back(s);
+  if (dynamicIn != dynamicOut)
+    return n.emitError() << "reshapes the dynamic extents of " << x
+                         << " other than in place; give the model's inputs "
+                            "static shapes with --input-shape",
+           failure();
+  int64_t staticIn = 1, known = 1, inferred = -1;
+  for (int64_t d : x.getShape())
+    if (!ShapedType::isDynamic(d))
+      staticIn *= d;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == -1) {
+      if (inferred >= 0)
+        return n.emitError() << "shape has more than one -1", failure();
+      inferred = i;
+    } else if (!ShapedType::isDynamic(d)) {
+      if (d < 0)
+        return n.emitError() << "shape entry " << i << " is " << d, failure();
+      known *= d;
+    }
+  }
+  if (inferred >= 0) {
+    if (known == 0 || staticIn % known != 0)
+      return n.emitError() << "cannot reshape " << x << " to a shape with "
+                           << known << " static elements besides the -1",
+             failure();
+    shape[inferred] = staticIn / known;
+  } else if (known != staticIn) {
+    return n.emitError() << "cannot reshape " << x << ": its static extents "
+                         << "hold " << staticIn << " elements, the shape's "
+                         << known,
+           failure();
+  }
+  return n.setResult(n.reshape(data, shape));
+}
+
 LogicalResult importReshape(NodeImporter &n) {
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(1))
+    return importSymbolicReshape(n, *extents);
   FailureOr<SmallVector<int64_t>> requested = n.constantInts(1, "shape");
   if (failed(requested))
     return failure();
@@ -232,6 +419,15 @@ FailureOr<SmallVector<int64_t>> readAxes(NodeImporter &n, unsigned input) {
 
 LogicalResult importSqueeze(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
+  // A one-element symbolic shape squeezed to its scalar.
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+    if (x.getRank() != 1 || extents->size() != 1)
+      return n.emitError() << "squeezes a shape of dynamic extents other than "
+                              "one element to a scalar",
+             failure();
+    n.setSymbolicOutput(0, *extents, /*rank=*/0);
+    return success();
+  }
   FailureOr<SmallVector<int64_t>> axes = readAxes(n, 1);
   if (failed(axes))
     return failure();
@@ -257,6 +453,15 @@ LogicalResult importSqueeze(NodeImporter &n) {
 
 LogicalResult importUnsqueeze(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
+  // A symbolic scalar unsqueezed to a one-element shape.
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+    if (x.getRank() != 0)
+      return n.emitError() << "unsqueezes a shape of dynamic extents other "
+                              "than a scalar",
+             failure();
+    n.setSymbolicOutput(0, *extents, /*rank=*/1);
+    return success();
+  }
   FailureOr<SmallVector<int64_t>> axes = readAxes(n, 1);
   if (failed(axes))
     return failure();
@@ -278,6 +483,24 @@ LogicalResult importUnsqueeze(NodeImporter &n) {
 }
 
 LogicalResult importConcat(NodeImporter &n) {
+  // Shapes of dynamic extents and constants, concatenated symbolically.
+  bool anySymbolic = false;
+  for (unsigned i = 0; i < n.numInputs(); ++i)
+    anySymbolic |= n.symbolicInput(i) != nullptr;
+  if (anySymbolic) {
+    SmallVector<SymbolicExtent> all;
+    for (unsigned i = 0; i < n.numInputs(); ++i) {
+      FailureOr<SmallVector<SymbolicExtent>> part = symbolicOrConstant(n, i);
+      if (failed(part))
+        return n.emitError() << "concatenates a shape of dynamic extents with "
+                                "input "
+                             << i << ", which is no constant int64 vector",
+               failure();
+      llvm::append_range(all, *part);
+    }
+    n.setSymbolicOutput(0, std::move(all));
+    return success();
+  }
   SmallVector<Value> inputs;
   for (unsigned i = 0; i < n.numInputs(); ++i)
     inputs.push_back(n.input(i));
@@ -422,6 +645,26 @@ LogicalResult importSlice(NodeImporter &n) {
 }
 
 LogicalResult importGather(NodeImporter &n) {
+  // Elements of a symbolic shape at constant indices.
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+    RankedTensorType indicesType = n.inputType(1);
+    FailureOr<SmallVector<int64_t>> indices =
+        indicesType.getRank() <= 1 ? n.constantInts(1, "indices")
+                                   : FailureOr<SmallVector<int64_t>>(failure());
+    if (failed(indices))
+      return failure();
+    SmallVector<SymbolicExtent> picked;
+    int64_t size = extents->size();
+    for (int64_t index : *indices) {
+      if (index < -size || index >= size)
+        return n.emitError() << "index " << index << " is outside the shape's "
+                             << size << " elements",
+               failure();
+      picked.push_back((*extents)[index < 0 ? index + size : index]);
+    }
+    n.setSymbolicOutput(0, std::move(picked), indicesType.getRank());
+    return success();
+  }
   FailureOr<int64_t> axis =
       n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
   if (failed(axis))
@@ -500,5 +743,8 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Gather"] = {importGather};
   t["Expand"] = {importExpand, 8};
   t["Pad"] = {importPad};
-  allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat"});
+  allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat",
+                         "Shape", "Reshape"});
+  allowSymbolicShapes(t, {"Shape", "Gather", "Unsqueeze", "Squeeze", "Concat",
+                          "Reshape"});
 }

@@ -206,8 +206,55 @@ def rows(out, rng):
     save(out, "dynamic_rows", graph, sets)
 
 
+def shuffle(out, rng):
+    """Shapes computed from dynamic extents, as PyTorch exports view() with
+    x.size(): a channel shuffle (x.view(n, 2, c / 2, h, w), a transpose,
+    .view(n, -1, h, w)), then a pool flattened with view(x.size(0), -1).
+    Two outputs: the shuffled map and the pooled rows."""
+    i64 = lambda name, values: numpy_helper.from_array(
+        np.array(values, np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero"], ["n"], axis=0),
+        helper.make_node("Gather", ["shape", "two"], ["h"], axis=0),
+        helper.make_node("Gather", ["shape", "three"], ["w"], axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["n1"]),
+        helper.make_node("Unsqueeze", ["h", "axes"], ["h1"]),
+        helper.make_node("Unsqueeze", ["w", "axes"], ["w1"]),
+        helper.make_node("Concat", ["n1", "split", "h1", "w1"], ["s5"], axis=0),
+        helper.make_node("Reshape", ["x", "s5"], ["x5"]),
+        helper.make_node("Transpose", ["x5"], ["t5"], perm=[0, 2, 1, 3, 4]),
+        helper.make_node("Concat", ["n1", "minus", "h1", "w1"], ["s4"], axis=0),
+        helper.make_node("Reshape", ["t5", "s4"], ["mixed"]),
+        helper.make_node("GlobalAveragePool", ["mixed"], ["pooled"]),
+        helper.make_node("Shape", ["pooled"], ["pshape"]),
+        helper.make_node("Gather", ["pshape", "zero"], ["m"], axis=0),
+        helper.make_node("Unsqueeze", ["m", "axes"], ["m1"]),
+        helper.make_node("Concat", ["m1", "minus"], ["s2"], axis=0),
+        helper.make_node("Reshape", ["pooled", "s2"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "dynamic_shuffle",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["N", 4, "H", "W"])],
+        [helper.make_tensor_value_info("mixed", TensorProto.FLOAT,
+                                       ["N", 4, "H", "W"]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])],
+        [i64("zero", 0), i64("two", 2), i64("three", 3), i64("axes", [0]),
+         i64("split", [2, 2]), i64("minus", [-1])])
+    sets = []
+    for n, h, w in ((1, 3, 5), (3, 2, 2), (2, 6, 1)):
+        x = rng.standard_normal((n, 4, h, w)).astype(np.float32)
+        mixed = x.reshape(n, 2, 2, h, w).transpose(0, 2, 1, 3, 4).reshape(
+            n, 4, h, w)
+        y = mixed.mean(axis=(2, 3)).astype(np.float32)
+        sets.append(([("x", x)], [("mixed", mixed), ("y", y)]))
+    save(out, "dynamic_shuffle", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
+    shuffle(out, rng)
     mlp(out, rng)
     broadcast(out, rng)
     views(out, rng)
