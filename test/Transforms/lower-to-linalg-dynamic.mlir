@@ -147,3 +147,24 @@ func.func @layer_norm_dynamic_features(%x: tensor<4x?xf32>, %s: tensor<1xf32>) -
   %0 = int21.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<4x?xf32>, tensor<1xf32>) -> tensor<4x?xf32>
   return %0 : tensor<4x?xf32>
 }
+
+// -----
+
+// Constant padding of dynamic extents: one tensor.pad.
+// CHECK-LABEL: func.func @pad
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x4x?x?xf32>)
+// CHECK:       tensor.pad [[X]] low[0, 0, 1, 0] high[0, 0, 1, 2]
+// CHECK:       tensor.yield %{{.+}} : f32
+// CHECK:       } : tensor<?x4x?x?xf32> to tensor<?x4x?x?xf32>
+func.func @pad(%x: tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32> {
+  %0 = int21.pad %x {pads = array<i64: 0, 0, 1, 0, 0, 0, 1, 2>, mode = #int21<pad_mode constant>, value = 0.0 : f64} : (tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32>
+  return %0 : tensor<?x4x?x?xf32>
+}
+
+// -----
+
+func.func @pad_reflect(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
+  // expected-error @+1 {{'int21.pad' op on dynamic extents in mode 'reflect' or with negative pads is not lowered yet: give the model's inputs static shapes with --input-shape}}
+  %0 = int21.pad %x {pads = array<i64: 0, 1, 0, 1>, mode = #int21<pad_mode reflect>, value = 0.0 : f64} : (tensor<?x4xf32>) -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}

@@ -765,6 +765,10 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                       " pads (begins, then ends), got ", pads.size());
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
+    if (input.isDynamicDim(d)) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     int64_t size = input.getDimSize(d) + pads[d] + pads[d + rank];
     if (size < 0)
       return inferError(loc, getOperationName(), "crops dimension ", d,

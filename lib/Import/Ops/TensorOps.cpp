@@ -744,7 +744,7 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Expand"] = {importExpand, 8};
   t["Pad"] = {importPad};
   allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat",
-                         "Shape", "Reshape"});
+                         "Shape", "Reshape", "Pad"});
   allowSymbolicShapes(t, {"Shape", "Gather", "Unsqueeze", "Squeeze", "Concat",
                           "Reshape"});
 }

@@ -248,6 +248,30 @@ struct PadLowering : OpConversionPattern<PadOp> {
       return success();
     }
 
+    // On dynamic extents (constant mode, no crop: the pass checks it): one
+    // tensor.pad, its result extents the input's plus the pads.
+    if (!resultType.hasStaticShape()) {
+      if (llvm::all_of(pads, [](int64_t p) { return p == 0; })) {
+        rewriter.replaceOp(op, input);
+        return success();
+      }
+      SmallVector<OpFoldResult> lows, highs;
+      for (int64_t d = 0; d < rank; ++d) {
+        lows.push_back(rewriter.getIndexAttr(low[d]));
+        highs.push_back(rewriter.getIndexAttr(high[d]));
+      }
+      Value scalar = arith::ConstantOp::create(
+          rewriter, loc,
+          isa<FloatType>(elementType)
+              ? TypedAttr(rewriter.getFloatAttr(
+                    elementType, op.getValue().convertToDouble()))
+              : TypedAttr(rewriter.getIntegerAttr(
+                    elementType,
+                    static_cast<int64_t>(op.getValue().convertToDouble()))));
+      rewriter.replaceOpWithNewOp<tensor::PadOp>(op, resultType, input, lows,
+                                                 highs, scalar);
+      return success();
+    }
     // Constant mode: crop the negative pads, then tensor.pad the others.
     if (llvm::any_of(pads, [](int64_t p) { return p < 0; })) {
       SmallVector<int64_t> offsets, sizes;

@@ -329,6 +329,20 @@ struct LowerToLinalgPass
                               "static shapes with --input-shape";
         return WalkResult::interrupt();
       }
+      // Padding on dynamic extents: with a constant, never cropping.
+      if (auto pad = dyn_cast<PadOp>(op)) {
+        if (!pad.getType().hasStaticShape() &&
+            (pad.getMode() != PadMode::Constant ||
+             llvm::any_of(pad.getPads(), [](int64_t p) { return p < 0; }))) {
+          pad.emitOpError() << "on dynamic extents in mode '"
+                            << stringifyPadMode(pad.getMode())
+                            << "' or with negative pads is not lowered yet: "
+                               "give the model's inputs static shapes with "
+                               "--input-shape";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      }
       // A layer norm divides by the count of what it normalises, static.
       if (auto norm = dyn_cast<LayerNormOp>(op)) {
         auto type = cast<RankedTensorType>(norm.getType());

@@ -515,7 +515,7 @@ def Int21_GatherOp : Int21_Op<"gather",
   let hasFolder = 1;
 }
 
-def Int21_PadOp : Int21_Op<"pad",
+def Int21_PadOp : Int21_DynamicOp<"pad",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "padding (or cropping, with negative pads) of every dimension";
   let description = [{
