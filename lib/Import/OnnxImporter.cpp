@@ -104,22 +104,24 @@ const OpImportTable &int21::onnx_import::getOpImportTable() {
   return table;
 }
 
-void int21::onnx_import::allowDynamicShapes(OpImportTable &table,
-                                            ArrayRef<StringRef> ops) {
+/// Sets `flag` of the handlers of `ops` in `table`.
+static void markHandlers(OpImportTable &table, ArrayRef<StringRef> ops,
+                         bool OpImportEntry::*flag) {
   for (StringRef op : ops) {
     auto it = table.find(op);
     if (it != table.end())
-      it->second.dynamic = true;
+      it->second.*flag = true;
   }
+}
+
+void int21::onnx_import::allowDynamicShapes(OpImportTable &table,
+                                            ArrayRef<StringRef> ops) {
+  markHandlers(table, ops, &OpImportEntry::dynamic);
 }
 
 void int21::onnx_import::allowSymbolicShapes(OpImportTable &table,
                                              ArrayRef<StringRef> ops) {
-  for (StringRef op : ops) {
-    auto it = table.find(op);
-    if (it != table.end())
-      it->second.symbolic = true;
-  }
+  markHandlers(table, ops, &OpImportEntry::symbolic);
 }
 
 SmallVector<std::pair<std::string, int>> int21::supportedOnnxOps() {

@@ -509,30 +509,9 @@ struct LowerToLinalgPass
     });
     for (cf::AssertOp check : asserts) {
       Operation *group = check->getParentOp();
-      SetVector<Operation *> slice;
-      SmallVector<Value> worklist(check->getOperands());
-      bool movable = true;
-      while (movable && !worklist.empty()) {
-        Value v = worklist.pop_back_val();
-        Operation *def = v.getDefiningOp();
-        if (!def || !group->isAncestor(def) || slice.contains(def))
-          continue;
-        if (def->getParentOp() != group || def->getNumRegions() ||
-            !isMemoryEffectFree(def) ||
-            !isa<arith::ArithDialect, tensor::TensorDialect>(
-                def->getDialect())) {
-          movable = false;
-          break;
-        }
-        slice.insert(def);
-        llvm::append_range(worklist, def->getOperands());
-      }
-      if (!movable)
+      SmallVector<Operation *> ops;
+      if (!extentSlice(check.getArg(), group, ops))
         continue;
-      SmallVector<Operation *> ops(slice.begin(), slice.end());
-      llvm::sort(ops, [](Operation *a, Operation *b) {
-        return a->isBeforeInBlock(b);
-      });
       // Ops of the slice that the group still uses are copied, the rest
       // moved.
       IRMapping mapping;
