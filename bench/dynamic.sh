@@ -15,11 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-10}"
 rounds="${2:-3}"
 source "$root/bench/tools.sh"
-if ! /usr/bin/python3 -c "import torch, torchvision" 2>/dev/null; then
-  echo "dynamic: installing python3-torch python3-torchvision"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    python3-torch python3-torchvision >/dev/null
-fi
+require_torchvision dynamic
 dir="${DYNAMIC_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/int21/dynamic}"
 names="${NAMES:-resnet18 mobilenet_v2 mobilenet_v3_small efficientnet_b0 mnasnet1_0 regnet_y_400mf squeezenet1_1 googlenet convnext_tiny}"
 shapes="${SHAPES:-1x64x64,3x64x64,8x64x64,2x96x80}"

@@ -12,3 +12,13 @@ else
   bin="$build/bin"
 fi
 source "$root/bench/machine.sh"
+
+# torch and torchvision export the benchmark models; they are benchmark
+# tools, not dependencies of int21, so scripts/setup.sh leaves them out.
+require_torchvision() {
+  if ! /usr/bin/python3 -c "import torch, torchvision" 2>/dev/null; then
+    echo "$1: installing python3-torch python3-torchvision"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      python3-torch python3-torchvision >/dev/null
+  fi
+}

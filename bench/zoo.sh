@@ -19,13 +19,7 @@ threads="${2:-1 2}"
 rounds="${3:-3}"
 source "$root/bench/common.sh"
 
-# torch and torchvision export the zoo; they are benchmark tools, not
-# dependencies of int21, so scripts/setup.sh leaves them out.
-if ! /usr/bin/python3 -c "import torch, torchvision" 2>/dev/null; then
-  echo "zoo: installing python3-torch python3-torchvision"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    python3-torch python3-torchvision >/dev/null
-fi
+require_torchvision zoo
 zoo="${ZOO_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/int21/zoo}"
 mkdir -p "$zoo"
 names="${NAMES:-$(/usr/bin/python3 -c "import sys; sys.path.insert(0, '$root/bench'); import zoo_export; print(' '.join(zoo_export.DEFAULT))")}"

@@ -158,7 +158,6 @@ struct DynamicSignaturePass
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
       // The dim ops may fold away: follow their values through a
       // placeholder use.
-      SmallVector<Value> values;
       OpBuilder b(ctx);
       b.setInsertionPoint(body.getTerminator());
       SmallVector<Value> keep;
@@ -193,7 +192,6 @@ struct DynamicSignaturePass
     for (auto &[slot, value] : outputValues) {
       std::string why;
       if (failed(collectSlice(value, main, slice, why))) {
-        std::string name = "#" + std::to_string(slot);
         return fail(main, "an output's extent (slot " + Twine(slot) +
                               ") is computed from " + why +
                               ": int21 computes output extents from input "
