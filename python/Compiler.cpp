@@ -92,7 +92,11 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
         const std::string &target, bool tune, unsigned budget,
         const std::map<std::string, std::vector<int64_t>> &inputShapes,
         const std::string &workerExecutable, bool useKB,
-        const std::string &kbPath, unsigned threads) {
+        const std::string &kbPath, unsigned threads,
+        const std::map<std::string, std::vector<std::vector<int64_t>>>
+            &shapeProfiles,
+        const std::vector<std::map<std::string, std::vector<int64_t>>>
+            &shapeBuckets) {
   llvm::Expected<int21::Target> resolved = int21::Target::parse(target);
   if (!resolved)
     throw py::value_error("target: " + llvm::toString(resolved.takeError()));
@@ -107,6 +111,9 @@ compile(std::optional<std::string> path, std::optional<py::bytes> data,
   options.codegen.target = std::move(*resolved);
   for (const auto &[name, shape] : inputShapes)
     options.inputShapes[name] = shape;
+  for (const auto &[name, bounds] : shapeProfiles)
+    options.shapeProfiles[name] = {bounds.at(0), bounds.at(1), bounds.at(2)};
+  options.shapeBuckets = shapeBuckets;
   options.useKnowledgeBase = useKB;
   options.knowledgeBasePath = kbPath;
   options.threads = threads;
@@ -189,7 +196,8 @@ void int21::python::bindCompiler(py::module_ &m) {
   m.def("_compile", &compile, py::arg("path"), py::arg("data"),
         py::arg("target"), py::arg("tune"), py::arg("budget"),
         py::arg("input_shapes"), py::arg("worker"), py::arg("use_kb"),
-        py::arg("kb_path"), py::arg("threads"),
+        py::arg("kb_path"), py::arg("threads"), py::arg("shape_profiles"),
+        py::arg("shape_buckets"),
         "The compiler behind int21.compile(), which checks the arguments.");
   m.def("host_target", &int21::runtime::Engine::hostTarget,
         "This machine's target name, as engines record it.");

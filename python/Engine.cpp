@@ -64,8 +64,13 @@ py::tuple asTuple(const TensorInfo &info) {
 
 TensorInfo tensorInfo(const TensorSpec &spec) {
   std::optional<py::dtype> dtype = numpyDType(spec.dtype);
+  py::object profile = py::none();
+  if (spec.hasProfile())
+    profile = py::make_tuple(py::tuple(py::cast(spec.profileMin)),
+                             py::tuple(py::cast(spec.profileOpt)),
+                             py::tuple(py::cast(spec.profileMax)));
   return {spec.name, dtype ? py::object(*dtype) : py::object(py::none()),
-          shapeTuple(spec)};
+          shapeTuple(spec), profile};
 }
 
 } // namespace
@@ -343,6 +348,9 @@ void int21::python::bindEngine(py::module_ &m) {
       .def_readonly("name", &TensorInfo::name)
       .def_readonly("dtype", &TensorInfo::dtype)
       .def_readonly("shape", &TensorInfo::shape)
+      .def_readonly("profile", &TensorInfo::profile,
+                    "(min, opt, max) shapes of an input with a shape "
+                    "profile (the shapes runs may give), else None.")
       .def("__len__", [](const TensorInfo &) { return 3; })
       .def("__iter__",
            [](const TensorInfo &info) { return py::iter(asTuple(info)); })

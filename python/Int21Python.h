@@ -76,6 +76,9 @@ struct TensorInfo {
   /// A numpy dtype, or None for bfloat16 (which numpy lacks).
   py::object dtype;
   py::tuple shape;
+  /// (min, opt, max) shape tuples of a dynamic input with a shape profile,
+  /// else None.
+  py::object profile;
 };
 
 /// What a tuning run found (search::TuneResult, without the schedules).

@@ -24,6 +24,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -554,9 +555,9 @@ static FailureOr<std::string> linkSharedObject(ModuleOp module,
   return (*library)->getBuffer().str();
 }
 
-auto ::int21::compileToEngine(ModuleOp module,
-                              const ::int21::CompileOptions &options,
-                              llvm::raw_ostream &os) -> LogicalResult {
+auto ::int21::compileToCode(ModuleOp module,
+                            const ::int21::CompileOptions &options)
+    -> FailureOr<EngineCode> {
   if (!options.target.isCPU())
     return module.emitError("the target '")
            << options.target.name() << "' is not a CPU";
@@ -571,14 +572,14 @@ auto ::int21::compileToEngine(ModuleOp module,
   if (options.timing)
     timer = options.timing->nest(StringRef("LLVM"));
   llvm::LLVMContext llvmContext;
-  std::string weights;
+  EngineCode result;
   std::unique_ptr<llvm::Module> llvmModule;
   {
     std::optional<TimingScope> translateTimer;
     if (timer)
       translateTimer = timer->nest(StringRef("translate to LLVM IR"));
     llvmModule = translateUnoptimized(module, llvmContext, options, *meta,
-                                      weights);
+                                      result.weights);
   }
   if (!llvmModule)
     return failure();
@@ -612,10 +613,73 @@ auto ::int21::compileToEngine(ModuleOp module,
       linkSharedObject(module, objects->objects, needsOpenMP);
   if (failed(library))
     return failure();
+  result.metadata = std::move(*meta);
+  result.library = std::move(*library);
+  return result;
+}
+
+void ::int21::writeEngine(const EngineCode &generic,
+                          ArrayRef<EngineCode> specialized,
+                          llvm::raw_ostream &os) {
+  EngineMetadata meta = generic.metadata;
+  std::string weights = generic.weights;
+  // A specialisation's weights go into the one weights section, sharing the
+  // bytes of any weight already there (most are: the same model's weights
+  // at other shapes).
+  // Offsets of the weights placed so far, by the hash of their bytes.
+  llvm::DenseMap<uint64_t, SmallVector<std::pair<uint64_t, uint64_t>, 1>>
+      placed;
+  auto find = [&](StringRef bytes) -> std::optional<uint64_t> {
+    auto it = placed.find(llvm::xxh3_64bits(bytes));
+    if (it != placed.end())
+      for (auto [offset, size] : it->second)
+        if (StringRef(weights).substr(offset, size) == bytes)
+          return offset;
+    return std::nullopt;
+  };
+  auto place = [&](StringRef bytes, uint64_t offset) {
+    placed[llvm::xxh3_64bits(bytes)].push_back({offset, bytes.size()});
+  };
+  for (const runtime::WeightSpec &weight : meta.weights)
+    place(StringRef(weights).substr(weight.offset, weight.size),
+          weight.offset);
+  std::vector<std::string> names;
+  for (auto [i, special] : llvm::enumerate(specialized)) {
+    runtime::EngineSpecialization entry;
+    entry.code = "cpu." + std::to_string(i + 1) + ".so";
+    entry.metadata = special.metadata;
+    entry.metadata.target.clear();
+    entry.metadata.compilerVersion.clear();
+    for (runtime::WeightSpec &weight : entry.metadata.weights) {
+      StringRef bytes =
+          StringRef(special.weights).substr(weight.offset, weight.size);
+      if (std::optional<uint64_t> offset = find(bytes)) {
+        weight.offset = *offset;
+        continue;
+      }
+      weights.resize(llvm::alignTo(weights.size(), kWeightAlign), '\0');
+      weight.offset = weights.size();
+      weights.append(bytes.data(), bytes.size());
+      place(bytes, weight.offset);
+    }
+    names.push_back(entry.code);
+    meta.specializations.push_back(std::move(entry));
+  }
   std::vector<runtime::Section> sections = {
-      {runtime::SectionKind::Code, "cpu.so", *library}};
-  if (!meta->weights.empty())
+      {runtime::SectionKind::Code, "cpu.so", generic.library}};
+  for (auto [name, special] : llvm::zip(names, specialized))
+    sections.push_back({runtime::SectionKind::Code, name, special.library});
+  if (!weights.empty())
     sections.push_back({runtime::SectionKind::Weights, "weights", weights});
-  runtime::writeEngineFile(*meta, sections, os);
+  runtime::writeEngineFile(meta, sections, os);
+}
+
+auto ::int21::compileToEngine(ModuleOp module,
+                              const ::int21::CompileOptions &options,
+                              llvm::raw_ostream &os) -> LogicalResult {
+  FailureOr<EngineCode> code = compileToCode(module, options);
+  if (failed(code))
+    return failure();
+  writeEngine(*code, {}, os);
   return success();
 }

@@ -95,16 +95,38 @@ static void bindThreadsToCores(unsigned threads) {
   });
 }
 
+struct Engine::Code {
+  /// The metadata of this code: the engine's, or a specialisation's.
+  const EngineMetadata *meta = nullptr;
+  void *library = nullptr;
+  /// The memfd the code was loaded from, open while it is loaded.
+  int codeFile = -1;
+  void (*entry)(void **) = nullptr;
+  /// Dynamic code's `int21_shapes(int64_t *extents)`: fills in the outputs'
+  /// extents; 0 when the inputs' are valid.
+  int32_t (*shapes)(int64_t *) = nullptr;
+  void (*setNumThreads)(int) = nullptr;
+  std::vector<const void *> weightPointers;
+  /// Scratch memory of meta->workspaceSize bytes: one per run in flight,
+  /// kept for the next run (so pages are touched once, not per run).
+  mutable std::mutex workspaceMutex;
+  mutable std::vector<std::shared_ptr<void>> freeWorkspaces;
+
+  ~Code() {
+    if (library)
+      dlclose(library);
+    if (codeFile >= 0)
+      close(codeFile);
+  }
+};
+
 Engine::Engine(EngineFile file, std::string name)
     : file(std::move(file)), name(std::move(name)),
       threadCount(defaultThreads()) {}
 
 Engine::~Engine() {
   cuda.reset();
-  if (library)
-    dlclose(library);
-  if (codeFile >= 0)
-    close(codeFile);
+  codes.clear();
 }
 
 /// Maps `code` (a shared object) into the process without a file on disk
@@ -265,68 +287,30 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
     return engineError(name, "engine was compiled for target '" + meta.target +
                                  "', this machine is '" + host +
                                  "'; recompile the model here");
-  std::optional<Section> code = file->find(SectionKind::Code, "cpu.so");
-  if (!code)
-    return engineError(name, "engine has no CPU code section");
   std::optional<Section> weights = file->find(SectionKind::Weights, "weights");
-  if (!meta.weights.empty() && !weights)
+  bool anyWeights = !meta.weights.empty();
+  for (const EngineSpecialization &special : meta.specializations)
+    anyWeights |= !special.metadata.weights.empty();
+  if (anyWeights && !weights)
     return engineError(name, "engine lists weights but has no weights section");
-  for (const WeightSpec &weight : meta.weights)
-    if (weight.offset > weights->data.size() ||
-        weight.size > weights->data.size() - weight.offset)
-      return engineError(name, "weight '" + weight.name +
-                                   "' lies outside the weights section");
   if (Error error = checkSpecs(meta, name))
     return std::move(error);
-
+  // The generic code's weights are laid out in order; a specialisation's
+  // share them where the bytes are the same, so only their bounds and
+  // alignment are checked.
   for (auto [i, weight] : llvm::enumerate(meta.weights))
-    if (weight.offset % kAlign != 0 ||
-        (i > 0 && weight.offset < meta.weights[i - 1].offset +
-                                      meta.weights[i - 1].size))
+    if (i > 0 && weight.offset < meta.weights[i - 1].offset +
+                                     meta.weights[i - 1].size)
       return engineError(name, "weight '" + weight.name + "' at offset " +
                                    Twine(weight.offset) +
                                    " is not where the weights section lays it "
                                    "out (64-byte aligned, after the one "
                                    "before)");
-  if (Error error = checkSharedObject(code->data, name))
-    return std::move(error);
 
   std::unique_ptr<Engine> engine(new Engine(std::move(*file), name.str()));
-  Expected<void *> library =
-      openLibrary(code->data, name, engine->codeFile);
-  if (!library)
-    return library.takeError();
-  engine->library = *library;
-  engine->entry = reinterpret_cast<void (*)(void **)>(
-      dlsym(engine->library, "int21_entry"));
-  if (!engine->entry)
-    return engineError(name, "engine code has no int21_entry");
-  if (engine->isDynamic()) {
-    engine->shapes = reinterpret_cast<int32_t (*)(int64_t *)>(
-        dlsym(engine->library, "int21_shapes"));
-    if (!engine->shapes)
-      return engineError(name, "engine has dynamic dimensions but its code "
-                               "has no int21_shapes");
-  }
-  // The code says what it takes; the metadata must say the same, or a run
-  // would hand the code buffers of other sizes than it reads and writes.
-  const char *abi =
-      static_cast<const char *>(dlsym(engine->library, kABISymbol.data()));
-  if (!abi)
-    return engineError(name, "engine code has no ABI descriptor (" +
-                                 kABISymbol + "): it was built by another "
-                                 "int21; recompile the model");
-  std::string mismatch = abiMismatch(StringRef(abi, strnlen(abi, 1 << 24)),
-                                     abiDescriptor(engine->metadata()));
-  if (!mismatch.empty())
-    return engineError(name, "engine metadata does not match its code: " +
-                                 mismatch);
-  // Present when the code uses OpenMP; the count is per calling thread.
-  engine->setNumThreads = reinterpret_cast<void (*)(int)>(
-      dlsym(engine->library, "omp_set_num_threads"));
-
+  const char *base = nullptr;
   if (weights) {
-    const char *base = weights->data.data();
+    base = weights->data.data();
     if (reinterpret_cast<uintptr_t>(base) % kAlign != 0) {
       size_t bytes = alignTo(std::max<size_t>(weights->data.size(), 1), kAlign);
       void *copy = std::aligned_alloc(kAlign, bytes);
@@ -336,10 +320,92 @@ Engine::load(std::unique_ptr<MemoryBuffer> buffer, StringRef name) {
       engine->alignedWeights = std::shared_ptr<void>(copy, std::free);
       base = static_cast<const char *>(copy);
     }
-    for (const WeightSpec &weight : engine->metadata().weights)
-      engine->weightPointers.push_back(base + weight.offset);
+  }
+  const EngineMetadata &loaded = engine->metadata();
+  Expected<std::unique_ptr<Code>> generic =
+      loadCode(engine->file, loaded, "cpu.so", base, name);
+  if (!generic)
+    return generic.takeError();
+  engine->codes.push_back(std::move(*generic));
+  for (const EngineSpecialization &special : loaded.specializations) {
+    Expected<std::unique_ptr<Code>> code =
+        loadCode(engine->file, special.metadata, special.code, base, name);
+    if (!code)
+      return code.takeError();
+    engine->codes.push_back(std::move(*code));
   }
   return engine;
+}
+
+Expected<std::unique_ptr<Engine::Code>>
+Engine::loadCode(const EngineFile &file, const EngineMetadata &meta,
+                 StringRef section, const char *weights, StringRef name) {
+  std::optional<Section> code = file.find(SectionKind::Code, section);
+  if (!code)
+    return engineError(name, "engine has no CPU code section '" + section +
+                                 "'");
+  std::optional<Section> weightSection =
+      file.find(SectionKind::Weights, "weights");
+  uint64_t weightBytes = weightSection ? weightSection->data.size() : 0;
+  for (const WeightSpec &weight : meta.weights) {
+    if (weight.offset > weightBytes || weight.size > weightBytes - weight.offset)
+      return engineError(name, "weight '" + weight.name +
+                                   "' lies outside the weights section");
+    if (weight.offset % kAlign != 0)
+      return engineError(name, "weight '" + weight.name + "' at offset " +
+                                   Twine(weight.offset) +
+                                   " is not where the weights section lays "
+                                   "it out (64-byte aligned)");
+  }
+  if (Error error = checkSharedObject(code->data, name))
+    return std::move(error);
+
+  auto loaded = std::make_unique<Code>();
+  loaded->meta = &meta;
+  Expected<void *> library = openLibrary(code->data, name, loaded->codeFile);
+  if (!library)
+    return library.takeError();
+  loaded->library = *library;
+  loaded->entry = reinterpret_cast<void (*)(void **)>(
+      dlsym(loaded->library, "int21_entry"));
+  if (!loaded->entry)
+    return engineError(name, "engine code '" + section +
+                                 "' has no int21_entry");
+  if (meta.isDynamic()) {
+    loaded->shapes = reinterpret_cast<int32_t (*)(int64_t *)>(
+        dlsym(loaded->library, "int21_shapes"));
+    if (!loaded->shapes)
+      return engineError(name, "engine has dynamic dimensions but its code "
+                               "has no int21_shapes");
+  }
+  // The code says what it takes; the metadata must say the same, or a run
+  // would hand the code buffers of other sizes than it reads and writes.
+  const char *abi =
+      static_cast<const char *>(dlsym(loaded->library, kABISymbol.data()));
+  if (!abi)
+    return engineError(name, "engine code has no ABI descriptor (" +
+                                 kABISymbol + "): it was built by another "
+                                 "int21; recompile the model");
+  StringRef codeABI(abi, strnlen(abi, 1 << 24));
+  if (codeABI.split('\n').first != kABIVersionLine)
+    return engineError(name, "engine code was built by another int21 (its "
+                             "contract is '" +
+                                 codeABI.split('\n').first.take_front(40) +
+                                 "', this runtime's '" + kABIVersionLine +
+                                 "'); recompile the model");
+  std::string mismatch = abiMismatch(codeABI, abiDescriptor(meta));
+  if (!mismatch.empty())
+    return engineError(name, "engine metadata does not match its code" +
+                                 (section == "cpu.so"
+                                      ? std::string()
+                                      : " '" + section.str() + "'") +
+                                 ": " + mismatch);
+  // Present when the code uses OpenMP; the count is per calling thread.
+  loaded->setNumThreads = reinterpret_cast<void (*)(int)>(
+      dlsym(loaded->library, "omp_set_num_threads"));
+  for (const WeightSpec &weight : meta.weights)
+    loaded->weightPointers.push_back(weights + weight.offset);
+  return loaded;
 }
 
 void Engine::setThreads(unsigned count) { threadCount = std::max(1u, count); }
@@ -348,12 +414,29 @@ void Engine::setThreads(unsigned count) { threadCount = std::max(1u, count); }
 // Running
 //===----------------------------------------------------------------------===//
 
-Error Engine::checkInputValues(ArrayRef<const void *> inputs) const {
-  if (inputs.size() != metadata().inputs.size())
-    return engineError(name, "expected " + Twine(metadata().inputs.size()) +
+Error Engine::checkInputValues(
+    const Code *code, ArrayRef<const void *> inputs,
+    ArrayRef<std::vector<int64_t>> inputShapes) const {
+  const std::vector<TensorSpec> &specs =
+      code ? code->meta->inputs : metadata().inputs;
+  if (inputs.size() != specs.size())
+    return engineError(name, "expected " + Twine(specs.size()) +
                                  " inputs, got " + Twine(inputs.size()));
-  for (auto [data, spec] : llvm::zip(inputs, metadata().inputs)) {
-    std::string outside = checkIndexBounds(spec, data);
+  for (auto [i, data, spec] : llvm::enumerate(inputs, specs)) {
+    if (spec.indexBounds.empty())
+      continue;
+    std::string outside;
+    if (spec.isDynamic()) {
+      // Bounds-checked at the shape of this run.
+      if (i >= inputShapes.size())
+        return engineError(name, "input '" + spec.name +
+                                     "' is dynamic: give the inputs' shapes");
+      TensorSpec shaped = spec;
+      shaped.shape = inputShapes[i];
+      outside = checkIndexBounds(shaped, data);
+    } else {
+      outside = checkIndexBounds(spec, data);
+    }
     if (!outside.empty())
       return engineError(name, outside);
   }
@@ -370,7 +453,7 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 }
 
 Expected<std::vector<int64_t>>
-Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
+Engine::inputExtents(ArrayRef<std::vector<int64_t>> inputShapes) const {
   const std::vector<TensorSpec> &specs = metadata().inputs;
   if (inputShapes.size() != specs.size())
     return engineError(name, "expected the shapes of " + Twine(specs.size()) +
@@ -403,6 +486,13 @@ Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
                                        Twine(extent));
         continue;
       }
+      if (spec.hasProfile() &&
+          (extent < spec.profileMin[d] || extent > spec.profileMax[d]))
+        return engineError(name, "input '" + spec.name + "' dimension " +
+                                     Twine(d) + " is " + Twine(extent) +
+                                     ", outside the engine's profile [" +
+                                     Twine(spec.profileMin[d]) + ", " +
+                                     Twine(spec.profileMax[d]) + "]");
       extents.push_back(extent);
       if (d >= spec.dimNames.size() || spec.dimNames[d].empty())
         continue;
@@ -417,18 +507,27 @@ Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
                                      "') is " + Twine(it->second.first));
     }
   }
+  return extents;
+}
+
+Expected<std::vector<int64_t>>
+Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
+  Expected<std::vector<int64_t>> extents = inputExtents(inputShapes);
+  if (!extents)
+    return extents.takeError();
   for (const TensorSpec &spec : metadata().outputs)
     for (int64_t d : spec.shape)
       if (d == TensorSpec::kDynamicExtent)
-        extents.push_back(-1);
-  if (extents.size() != metadata().numExtents)
+        extents->push_back(-1);
+  if (extents->size() != metadata().numExtents)
     return engineError(name, "engine metadata counts " +
                                  Twine(metadata().numExtents) +
                                  " dynamic extents, its tensors " +
-                                 Twine(extents.size()));
-  if (!shapes)
+                                 Twine(extents->size()));
+  const Code *generic = codes.empty() ? nullptr : codes.front().get();
+  if (!generic || !generic->shapes)
     return engineError(name, "engine has no code computing output shapes");
-  if (int32_t status = shapes(extents.data())) {
+  if (int32_t status = generic->shapes(extents->data())) {
     const std::vector<std::string> &checks = metadata().extentChecks;
     if (status > 0 && size_t(status) <= checks.size())
       return engineError(name, "the inputs' shapes do not fit the model: " +
@@ -437,6 +536,19 @@ Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
                                  Twine(status) + " of the engine failed)");
   }
   return extents;
+}
+
+int Engine::specializationFor(
+    ArrayRef<std::vector<int64_t>> inputShapes) const {
+  for (auto [i, special] : llvm::enumerate(metadata().specializations)) {
+    const std::vector<TensorSpec> &inputs = special.metadata.inputs;
+    if (inputs.size() == inputShapes.size() &&
+        llvm::all_of(llvm::zip(inputs, inputShapes), [](auto pair) {
+          return std::get<0>(pair).shape == std::get<1>(pair);
+        }))
+      return int(i);
+  }
+  return -1;
 }
 
 Expected<std::vector<std::vector<int64_t>>>
@@ -453,6 +565,15 @@ Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes) const {
                                    Twine(metadata().inputs.size()) +
                                    " inputs, got " + Twine(inputShapes.size()));
     for (const TensorSpec &spec : metadata().outputs)
+      result.push_back(spec.shape);
+    return result;
+  }
+  if (int special = specializationFor(inputShapes); special >= 0) {
+    if (Expected<std::vector<int64_t>> checked = inputExtents(inputShapes);
+        !checked)
+      return checked.takeError();
+    for (const TensorSpec &spec :
+         metadata().specializations[special].metadata.outputs)
       result.push_back(spec.shape);
     return result;
   }
@@ -483,43 +604,82 @@ Error Engine::run(ArrayRef<const void *> inputs,
   if (isDynamic())
     return engineError(name, "engine has dynamic dimensions: give the "
                              "inputs' shapes to run it");
-  return runChecked(inputs, outputs, /*deviceMs=*/nullptr, nullptr);
+  return runChecked(codes.empty() ? nullptr : codes.front().get(), inputs,
+                    {}, outputs, /*deviceMs=*/nullptr, nullptr);
 }
 
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<std::vector<int64_t>> inputShapes,
                   ArrayRef<void *> outputs) const {
+  return runShaped(inputs, inputShapes, outputs, /*ms=*/nullptr);
+}
+
+Error Engine::runShaped(ArrayRef<const void *> inputs,
+                        ArrayRef<std::vector<int64_t>> inputShapes,
+                        ArrayRef<void *> outputs, double *ms) const {
   if (!isDynamic()) {
     if (Expected<std::vector<std::vector<int64_t>>> checked =
             outputShapes(inputShapes);
         !checked)
       return checked.takeError();
-    return run(inputs, outputs);
+    if (!ms)
+      return run(inputs, outputs);
+    Expected<double> took = runTimed(inputs, outputs);
+    if (!took)
+      return took.takeError();
+    *ms = *took;
+    return Error::success();
   }
-  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes);
-  if (!extents)
-    return extents.takeError();
-  return runChecked(inputs, outputs, /*deviceMs=*/nullptr, extents->data());
+  // The shapes are checked and the code chosen before the clock starts: a
+  // static engine has them built in.
+  std::vector<int64_t> extents;
+  const Code *code = nullptr;
+  if (int special = specializationFor(inputShapes); special >= 0) {
+    if (Expected<std::vector<int64_t>> checked = inputExtents(inputShapes);
+        !checked)
+      return checked.takeError();
+    code = codes[special + 1].get();
+  } else {
+    Expected<std::vector<int64_t>> computed = extentsFor(inputShapes);
+    if (!computed)
+      return computed.takeError();
+    extents = std::move(*computed);
+    code = codes.front().get();
+  }
+  auto start = std::chrono::steady_clock::now();
+  if (Error error =
+          runChecked(code, inputs, inputShapes, outputs, /*deviceMs=*/nullptr,
+                     extents.empty() ? nullptr : extents.data()))
+    return error;
+  auto end = std::chrono::steady_clock::now();
+  if (ms)
+    *ms = std::chrono::duration<double, std::milli>(end - start).count();
+  return Error::success();
 }
 
-Error Engine::runChecked(ArrayRef<const void *> inputs,
+Error Engine::runChecked(const Code *code, ArrayRef<const void *> inputs,
+                         ArrayRef<std::vector<int64_t>> inputShapes,
                          ArrayRef<void *> outputs, double *deviceMs,
                          int64_t *extents) const {
-  if (Error error = checkInputValues(inputs))
+  if (Error error = checkInputValues(code, inputs, inputShapes))
     return error;
   if (outputs.size() != metadata().outputs.size())
     return engineError(name, "expected " + Twine(metadata().outputs.size()) +
                                  " outputs, got " + Twine(outputs.size()));
+  if (!cuda && !code)
+    return engineError(name, "engine has no code to run");
   // The code writes the index checks after the outputs: [least, greatest]
   // of each node's computed indices, 16 bytes at most.
-  SmallVector<std::array<int64_t, 2>> checkData(metadata().checks.size());
+  const std::vector<TensorSpec> &checks =
+      cuda ? metadata().checks : code->meta->checks;
+  SmallVector<std::array<int64_t, 2>> checkData(checks.size());
   SmallVector<void *> results(outputs.begin(), outputs.end());
   for (std::array<int64_t, 2> &data : checkData)
     results.push_back(data.data());
   if (Error error = cuda ? cuda->run(inputs, results, deviceMs)
-                         : runOnHost(inputs, results, extents))
+                         : runOnHost(*code, inputs, results, extents))
     return error;
-  for (auto [check, data] : llvm::zip(metadata().checks, checkData)) {
+  for (auto [check, data] : llvm::zip(checks, checkData)) {
     std::string outside = checkComputedIndices(check, data.data());
     if (!outside.empty())
       return engineError(name, outside);
@@ -527,23 +687,24 @@ Error Engine::runChecked(ArrayRef<const void *> inputs,
   return Error::success();
 }
 
-Error Engine::runOnHost(ArrayRef<const void *> inputs,
+Error Engine::runOnHost(const Code &code, ArrayRef<const void *> inputs,
                         ArrayRef<void *> results, int64_t *extents) const {
   std::vector<void *> args;
-  args.reserve(inputs.size() + weightPointers.size() + results.size() + 1);
+  args.reserve(inputs.size() + code.weightPointers.size() + results.size() +
+               2);
   for (const void *p : inputs)
     args.push_back(const_cast<void *>(p));
-  for (const void *p : weightPointers)
+  for (const void *p : code.weightPointers)
     args.push_back(const_cast<void *>(p));
   for (void *p : results)
     args.push_back(p);
   std::shared_ptr<void> workspace;
-  if (uint64_t size = metadata().workspaceSize) {
+  if (uint64_t size = code.meta->workspaceSize) {
     {
-      std::lock_guard<std::mutex> lock(workspaceMutex);
-      if (!freeWorkspaces.empty()) {
-        workspace = std::move(freeWorkspaces.back());
-        freeWorkspaces.pop_back();
+      std::lock_guard<std::mutex> lock(code.workspaceMutex);
+      if (!code.freeWorkspaces.empty()) {
+        workspace = std::move(code.freeWorkspaces.back());
+        code.freeWorkspaces.pop_back();
       }
     }
     if (!workspace) {
@@ -557,14 +718,14 @@ Error Engine::runOnHost(ArrayRef<const void *> inputs,
   }
   if (extents)
     args.push_back(extents);
-  if (setNumThreads) {
+  if (code.setNumThreads) {
     bindThreadsToCores(threadCount);
-    setNumThreads(static_cast<int>(threadCount));
+    code.setNumThreads(static_cast<int>(threadCount));
   }
-  entry(args.data());
+  code.entry(args.data());
   if (workspace) {
-    std::lock_guard<std::mutex> lock(workspaceMutex);
-    freeWorkspaces.push_back(std::move(workspace));
+    std::lock_guard<std::mutex> lock(code.workspaceMutex);
+    code.freeWorkspaces.push_back(std::move(workspace));
   }
   return Error::success();
 }
@@ -602,7 +763,7 @@ Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
                                   ArrayRef<void *> outputs) const {
   if (cuda) {
     double ms = 0;
-    if (Error error = runChecked(inputs, outputs, &ms, nullptr))
+    if (Error error = runChecked(nullptr, inputs, {}, outputs, &ms, nullptr))
       return std::move(error);
     return ms;
   }
@@ -616,19 +777,10 @@ Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
 Expected<double> Engine::runTimed(ArrayRef<const void *> inputs,
                                   ArrayRef<std::vector<int64_t>> inputShapes,
                                   ArrayRef<void *> outputs) const {
-  if (!isDynamic())
-    return runTimed(inputs, outputs);
-  // The extents are computed before the clock starts: a static engine has
-  // them built in.
-  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes);
-  if (!extents)
-    return extents.takeError();
-  auto start = std::chrono::steady_clock::now();
-  if (Error error =
-          runChecked(inputs, outputs, /*deviceMs=*/nullptr, extents->data()))
+  double ms = 0;
+  if (Error error = runShaped(inputs, inputShapes, outputs, &ms))
     return std::move(error);
-  auto end = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::milli>(end - start).count();
+  return ms;
 }
 
 std::string Engine::deviceDescription() const {

@@ -87,6 +87,10 @@ static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
             json::Object{{"min", b.min}, {"max", b.max}, {"node", b.node}});
       object["index_bounds"] = std::move(bounds);
     }
+    if (spec.hasProfile())
+      object["profile"] = json::Object{{"min", spec.profileMin},
+                                       {"opt", spec.profileOpt},
+                                       {"max", spec.profileMax}};
     array.push_back(std::move(object));
   }
   return std::move(array);
@@ -120,14 +124,10 @@ static void padPayload(std::string &out) {
   out.append(alignTo(offset, kSectionAlign) - offset, '\0');
 }
 
-void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
-                                     ArrayRef<Section> sections,
-                                     raw_ostream &os) {
-  std::string metaText;
-  raw_string_ostream metaStream(metaText);
+/// What an engine's metadata and a specialisation's have in common: the
+/// contract of one piece of code.
+static json::Object codeMetadataToJSON(const EngineMetadata &metadata) {
   json::Object object{
-      {"target", metadata.target},
-      {"compiler_version", metadata.compilerVersion},
       {"inputs", specsToJSON(metadata.inputs)},
       {"outputs", specsToJSON(metadata.outputs)},
       {"weights", weightsToJSON(metadata.weights)},
@@ -143,6 +143,26 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
     for (const std::string &check : metadata.extentChecks)
       checks.push_back(check);
     object["extent_checks"] = std::move(checks);
+  }
+  return object;
+}
+
+void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
+                                     ArrayRef<Section> sections,
+                                     raw_ostream &os) {
+  std::string metaText;
+  raw_string_ostream metaStream(metaText);
+  json::Object object = codeMetadataToJSON(metadata);
+  object["target"] = metadata.target;
+  object["compiler_version"] = metadata.compilerVersion;
+  if (!metadata.specializations.empty()) {
+    json::Array list;
+    for (const EngineSpecialization &special : metadata.specializations) {
+      json::Object entry = codeMetadataToJSON(special.metadata);
+      entry["code"] = special.code;
+      list.push_back(std::move(entry));
+    }
+    object["specializations"] = std::move(list);
   }
   metaStream << json::Value(std::move(object));
   metaStream.flush();
@@ -177,7 +197,9 @@ void int21::runtime::writeEngineFile(const EngineMetadata &metadata,
 std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
   std::string text;
   raw_string_ostream os(text);
-  os << "int21-abi 1\n";
+  // Version 2: a weight is its size; where it lies in the weights section
+  // is the loader's business (specialisations share weights).
+  os << kABIVersionLine << "\n";
   auto tensor = [&](StringRef role, size_t i, const TensorSpec &spec) {
     os << role << " " << i << ": " << dtypeName(spec.dtype) << " [";
     for (auto [d, dim] : llvm::enumerate(spec.shape)) {
@@ -192,8 +214,7 @@ std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
   for (auto [i, spec] : llvm::enumerate(metadata.inputs))
     tensor("input", i, spec);
   for (auto [i, weight] : llvm::enumerate(metadata.weights))
-    os << "weight " << i << ": " << weight.size << " bytes at offset "
-       << weight.offset << "\n";
+    os << "weight " << i << ": " << weight.size << " bytes\n";
   for (auto [i, spec] : llvm::enumerate(metadata.outputs))
     tensor("output", i, spec);
   for (auto [i, spec] : llvm::enumerate(metadata.checks))
@@ -277,8 +298,9 @@ static Error engineError(StringRef path, const Twine &message) {
                            path + ": " + message);
 }
 
-/// The deepest nesting the metadata may have: int21 writes three levels
-/// (the object, a list of tensors, a shape).
+/// The deepest nesting the metadata may have: int21 writes six levels at
+/// most (the object, the specialisations, one, its tensors, one's profile,
+/// a shape).
 static constexpr unsigned kMaxMetadataDepth = 16;
 
 /// The largest tensor an engine may describe (1 TiB): far beyond any real
@@ -354,9 +376,165 @@ specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
         spec.indexBounds.push_back({*min, *max, node->str()});
       }
     }
+    if (const json::Value *profile = object->get("profile")) {
+      const json::Object *bounds = profile->getAsObject();
+      auto extents = [&](StringRef bound, std::vector<int64_t> &out) {
+        const json::Array *list = bounds ? bounds->getArray(bound) : nullptr;
+        if (!list || list->size() != spec.shape.size())
+          return false;
+        for (const json::Value &value : *list) {
+          std::optional<int64_t> d = value.getAsInteger();
+          if (!d || *d < 0)
+            return false;
+          out.push_back(*d);
+        }
+        return true;
+      };
+      if (!dynamic || !extents("min", spec.profileMin) ||
+          !extents("opt", spec.profileOpt) || !extents("max", spec.profileMax))
+        return engineError(path, "the profile of '" + *name +
+                                     "' needs min, opt and max shapes of its "
+                                     "rank, on a dynamic tensor");
+      for (size_t d = 0; d < spec.shape.size(); ++d) {
+        int64_t extent = spec.shape[d];
+        if (spec.profileMin[d] > spec.profileOpt[d] ||
+            spec.profileOpt[d] > spec.profileMax[d] ||
+            (extent != TensorSpec::kDynamicExtent &&
+             (spec.profileMin[d] != extent || spec.profileMax[d] != extent)))
+          return engineError(path, "the profile of '" + *name +
+                                       "' does not hold min <= opt <= max "
+                                       "within its shape at dimension " +
+                                       Twine(d));
+      }
+    }
     specs.push_back(std::move(spec));
   }
   return specs;
+}
+
+/// The contract of one piece of code (codeMetadataToJSON's object): an
+/// engine's, or a specialisation's.
+static Expected<EngineMetadata> codeMetadataFromJSON(const json::Object *meta,
+                                                     StringRef path) {
+  EngineMetadata result;
+  Expected<std::vector<TensorSpec>> inputs = specsFromJSON(*meta, "inputs", path);
+  if (!inputs)
+    return inputs.takeError();
+  Expected<std::vector<TensorSpec>> outputs =
+      specsFromJSON(*meta, "outputs", path);
+  if (!outputs)
+    return outputs.takeError();
+  // Checks are optional: only engines with computed indices have them.
+  std::vector<TensorSpec> checks;
+  if (meta->get("checks")) {
+    Expected<std::vector<TensorSpec>> read =
+        specsFromJSON(*meta, "checks", path);
+    if (!read)
+      return read.takeError();
+    checks = std::move(*read);
+    for (const TensorSpec &check : checks)
+      if (check.shape != std::vector<int64_t>{2} || check.indexBounds.empty())
+        return engineError(path, "check '" + check.name +
+                                     "' must be an i32 or i64 tensor of "
+                                     "shape [2] with index_bounds");
+  }
+  // Weights are optional: an engine without any has no list.
+  if (const json::Array *weights = meta->getArray("weights")) {
+    for (const json::Value &value : *weights) {
+      const json::Object *object = value.getAsObject();
+      std::optional<StringRef> name =
+          object ? object->getString("name") : std::nullopt;
+      std::optional<int64_t> woffset =
+          object ? object->getInteger("offset") : std::nullopt;
+      std::optional<int64_t> size =
+          object ? object->getInteger("size") : std::nullopt;
+      if (!name || !woffset || !size || *woffset < 0 || *size < 0)
+        return engineError(path, "metadata entry of 'weights' needs a name, "
+                                 "an offset and a size");
+      result.weights.push_back(
+          {name->str(), static_cast<uint64_t>(*woffset),
+           static_cast<uint64_t>(*size)});
+    }
+  }
+  if (std::optional<int64_t> workspace = meta->getInteger("workspace_size")) {
+    if (*workspace < 0 || uint64_t(*workspace) > kMaxTensorBytes)
+      return engineError(path, "metadata has a workspace_size of " +
+                                   Twine(*workspace) +
+                                   " bytes, outside [0, 2^40]");
+    result.workspaceSize = static_cast<uint64_t>(*workspace);
+  }
+  // The extents array holds every dynamic extent of the inputs and outputs.
+  uint64_t dynamicExtents = 0;
+  for (const std::vector<TensorSpec> *specs : {&*inputs, &*outputs})
+    for (const TensorSpec &spec : *specs)
+      for (int64_t d : spec.shape)
+        dynamicExtents += d == TensorSpec::kDynamicExtent;
+  for (const TensorSpec &check : checks)
+    if (check.isDynamic())
+      return engineError(path, "check '" + check.name + "' has a dynamic shape");
+  int64_t extents = meta->getInteger("extents").value_or(0);
+  if (extents < 0 || uint64_t(extents) != dynamicExtents)
+    return engineError(path, "metadata has " + Twine(extents) +
+                                 " extents, but its inputs and outputs have " +
+                                 Twine(dynamicExtents) + " dynamic dimensions");
+  result.numExtents = dynamicExtents;
+  if (const json::Value *list = meta->get("extent_checks")) {
+    const json::Array *array = list->getAsArray();
+    if (!array || !dynamicExtents)
+      return engineError(path, "'extent_checks' must be a list of messages, "
+                               "in an engine with dynamic extents");
+    for (const json::Value &entry : *array) {
+      std::optional<StringRef> message = entry.getAsString();
+      if (!message)
+        return engineError(path, "'extent_checks' must be a list of messages");
+      result.extentChecks.push_back(message->str());
+    }
+  }
+  result.inputs = std::move(*inputs);
+  result.outputs = std::move(*outputs);
+  result.checks = std::move(checks);
+  return result;
+}
+
+/// Checks that `special`, specialisation `index` of an engine of `generic`
+/// metadata, is that engine's code at static input shapes within the
+/// inputs' profiles.
+static Error checkSpecialization(const EngineMetadata &generic,
+                                 const EngineMetadata &special, size_t index,
+                                 StringRef path) {
+  auto bad = [&](const Twine &why) {
+    return engineError(path, "specialisation " + Twine(index) + " " + why);
+  };
+  if (special.isDynamic())
+    return bad("has dynamic extents");
+  auto sameTensors = [&](ArrayRef<TensorSpec> ours, ArrayRef<TensorSpec> theirs,
+                         StringRef role) -> Error {
+    if (ours.size() != theirs.size())
+      return bad("has " + Twine(theirs.size()) + " " + role + ", the engine " +
+                 Twine(ours.size()));
+    for (auto [mine, its] : llvm::zip(ours, theirs)) {
+      if (mine.name != its.name || mine.dtype != its.dtype ||
+          mine.shape.size() != its.shape.size() || its.hasProfile())
+        return bad("describes " + role.drop_back() + " '" + its.name +
+                   "' otherwise than the engine does");
+      for (size_t d = 0; d < mine.shape.size(); ++d) {
+        int64_t extent = its.shape[d];
+        bool fits = mine.shape[d] == TensorSpec::kDynamicExtent
+                        ? !mine.hasProfile() ||
+                              (extent >= mine.profileMin[d] &&
+                               extent <= mine.profileMax[d])
+                        : extent == mine.shape[d];
+        if (!fits)
+          return bad("gives " + role.drop_back() + " '" + its.name +
+                     "' extent " + Twine(extent) + " at dimension " +
+                     Twine(d) + ", outside the engine's shape or profile");
+      }
+    }
+    return Error::success();
+  };
+  if (Error error = sameTensors(generic.inputs, special.inputs, "inputs"))
+    return error;
+  return sameTensors(generic.outputs, special.outputs, "outputs");
 }
 
 Expected<EngineFile>
@@ -434,84 +612,32 @@ EngineFile::read(std::unique_ptr<MemoryBuffer> buffer, StringRef path,
       meta ? meta->getString("compiler_version") : std::nullopt;
   if (!target || !compilerVersion)
     return engineError(path, "metadata needs a target and a compiler_version");
+  Expected<EngineMetadata> body = codeMetadataFromJSON(meta, path);
+  if (!body)
+    return body.takeError();
+  file.meta = std::move(*body);
   file.meta.target = target->str();
   file.meta.compilerVersion = compilerVersion->str();
-  Expected<std::vector<TensorSpec>> inputs = specsFromJSON(*meta, "inputs", path);
-  if (!inputs)
-    return inputs.takeError();
-  Expected<std::vector<TensorSpec>> outputs =
-      specsFromJSON(*meta, "outputs", path);
-  if (!outputs)
-    return outputs.takeError();
-  // Checks are optional: only engines with computed indices have them.
-  std::vector<TensorSpec> checks;
-  if (meta->get("checks")) {
-    Expected<std::vector<TensorSpec>> read =
-        specsFromJSON(*meta, "checks", path);
-    if (!read)
-      return read.takeError();
-    checks = std::move(*read);
-    for (const TensorSpec &check : checks)
-      if (check.shape != std::vector<int64_t>{2} || check.indexBounds.empty())
-        return engineError(path, "check '" + check.name +
-                                     "' must be an i32 or i64 tensor of "
-                                     "shape [2] with index_bounds");
-  }
-  // Weights are optional: an engine without any has no list.
-  if (const json::Array *weights = meta->getArray("weights")) {
-    for (const json::Value &value : *weights) {
-      const json::Object *object = value.getAsObject();
-      std::optional<StringRef> name =
-          object ? object->getString("name") : std::nullopt;
-      std::optional<int64_t> woffset =
-          object ? object->getInteger("offset") : std::nullopt;
-      std::optional<int64_t> size =
-          object ? object->getInteger("size") : std::nullopt;
-      if (!name || !woffset || !size || *woffset < 0 || *size < 0)
-        return engineError(path, "metadata entry of 'weights' needs a name, "
-                                 "an offset and a size");
-      file.meta.weights.push_back(
-          {name->str(), static_cast<uint64_t>(*woffset),
-           static_cast<uint64_t>(*size)});
-    }
-  }
-  if (std::optional<int64_t> workspace = meta->getInteger("workspace_size")) {
-    if (*workspace < 0 || uint64_t(*workspace) > kMaxTensorBytes)
-      return engineError(path, "metadata has a workspace_size of " +
-                                   Twine(*workspace) +
-                                   " bytes, outside [0, 2^40]");
-    file.meta.workspaceSize = static_cast<uint64_t>(*workspace);
-  }
-  // The extents array holds every dynamic extent of the inputs and outputs.
-  uint64_t dynamicExtents = 0;
-  for (const std::vector<TensorSpec> *specs : {&*inputs, &*outputs})
-    for (const TensorSpec &spec : *specs)
-      for (int64_t d : spec.shape)
-        dynamicExtents += d == TensorSpec::kDynamicExtent;
-  for (const TensorSpec &check : checks)
-    if (check.isDynamic())
-      return engineError(path, "check '" + check.name + "' has a dynamic shape");
-  int64_t extents = meta->getInteger("extents").value_or(0);
-  if (extents < 0 || uint64_t(extents) != dynamicExtents)
-    return engineError(path, "metadata has " + Twine(extents) +
-                                 " extents, but its inputs and outputs have " +
-                                 Twine(dynamicExtents) + " dynamic dimensions");
-  file.meta.numExtents = dynamicExtents;
-  if (const json::Value *list = meta->get("extent_checks")) {
+  if (const json::Value *list = meta->get("specializations")) {
     const json::Array *array = list->getAsArray();
-    if (!array || !dynamicExtents)
-      return engineError(path, "'extent_checks' must be a list of messages, "
-                               "in an engine with dynamic extents");
-    for (const json::Value &entry : *array) {
-      std::optional<StringRef> message = entry.getAsString();
-      if (!message)
-        return engineError(path, "'extent_checks' must be a list of messages");
-      file.meta.extentChecks.push_back(message->str());
+    if (!array || !file.meta.isDynamic())
+      return engineError(path, "'specializations' must be a list, in an "
+                               "engine with dynamic extents");
+    for (auto [i, entry] : llvm::enumerate(*array)) {
+      const json::Object *object = entry.getAsObject();
+      std::optional<StringRef> code =
+          object ? object->getString("code") : std::nullopt;
+      if (!code || code->empty())
+        return engineError(path, "specialisation " + Twine(i) +
+                                     " needs the name of its code section");
+      Expected<EngineMetadata> special = codeMetadataFromJSON(object, path);
+      if (!special)
+        return special.takeError();
+      if (Error error = checkSpecialization(file.meta, *special, i, path))
+        return std::move(error);
+      file.meta.specializations.push_back({code->str(), std::move(*special)});
     }
   }
-  file.meta.inputs = std::move(*inputs);
-  file.meta.outputs = std::move(*outputs);
-  file.meta.checks = std::move(checks);
   if (expectedTarget && *expectedTarget != file.meta.target)
     return engineError(path, "engine was compiled for target '" +
                                  file.meta.target + "', not for '" +

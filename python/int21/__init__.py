@@ -41,7 +41,7 @@ __all__ = [
 
 
 def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=None,
-            threads=None):
+            threads=None, shape_profiles=None, shape_buckets=None):
     """Compiles an ONNX model into an Engine for `target`.
 
     model: a path (str or os.PathLike; `.onnxtext` files are read in the ONNX
@@ -66,6 +66,13 @@ def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=
         the kernels on them, and the knowledge base's records for them
         apply, as `int21-compile --tune-threads`. Default: the physical
         cores, what an Engine runs on unless told otherwise.
+    shape_profiles: {input name: (min, opt, max)}, three shapes of a dynamic
+        input, as `int21-compile --shape-profile`: the engine runs shapes
+        within [min, max] only and carries code specialised for the opt
+        shapes besides its generic code (CPU targets).
+    shape_buckets: [{input name: shape}, ...], more shapes to carry
+        specialised code for, each giving every dynamic input a shape, as
+        `int21-compile --shape-bucket`.
 
     Raises CompileError (a RuntimeError) with the compiler's diagnostics when
     the model cannot be compiled, ValueError or TypeError for bad arguments.
@@ -83,9 +90,23 @@ def compile(model, target="cpu", tune=False, budget=None, kb=None, input_shapes=
                                 or threads < 1):
         raise ValueError(f"threads must be a positive number, got {threads!r}")
     worker = _int21_compile_executable() if tune else ""
+    profiles = {}
+    if shape_profiles is not None:
+        if not hasattr(shape_profiles, "items"):
+            raise TypeError("shape_profiles must be a dict {input name: (min, opt, max)}")
+        for name, bounds in shape_profiles.items():
+            if isinstance(bounds, (str, bytes)) or len(bounds) != 3:
+                raise ValueError(f"shape_profiles['{name}']: expected three shapes "
+                                 f"(min, opt, max), got {bounds!r}")
+            profiles[name] = [_input_shapes({name: b})[name] for b in bounds]
+    buckets = []
+    if shape_buckets is not None:
+        if isinstance(shape_buckets, dict) or not hasattr(shape_buckets, "__iter__"):
+            raise TypeError("shape_buckets must be a list of dicts {input name: shape}")
+        buckets = [_input_shapes(bucket) for bucket in shape_buckets]
     return _int21._compile(path, data, target, bool(tune), budget or 0,
                            _input_shapes(input_shapes), worker, use_kb, kb_path,
-                           threads or 0)
+                           threads or 0, profiles, buckets)
 
 
 def _kb_source(kb):

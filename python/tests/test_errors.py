@@ -56,6 +56,32 @@ def test_dynamic_dimensions_run_at_any_extent():
         engine.run({"x": np.zeros((3,), np.float32)})
 
 
+def test_shape_profiles_bound_runs_and_specialise():
+    model = tiny_model("Relu", np.float32, ["N", 4], ["N", 4])
+    engine = int21.compile(model, shape_profiles={"x": ((1, 4), (3, 4), (8, 4))},
+                           shape_buckets=[{"x": (5, 4)}])
+    assert engine.inputs[0].shape == ("N", 4)
+    assert engine.inputs[0].profile == ((1, 4), (3, 4), (8, 4))
+    assert engine.outputs[0].profile is None
+    # The opt shape and the bucket run their specialised code, the others
+    # the generic code: all give the same answers.
+    for n in (1, 3, 5, 8):
+        x = np.linspace(-1, 1, 4 * n, dtype=np.float32).reshape(n, 4)
+        np.testing.assert_array_equal(engine.run({"x": x})["y"], np.maximum(x, 0))
+    with pytest.raises(ValueError, match="input 'x' dimension 0 is 9, "
+                       "outside the engine's profile \\[1, 8\\]"):
+        engine.run({"x": np.zeros((9, 4), np.float32)})
+    with pytest.raises(int21.CompileError, match="--shape-profile: input 'x' has rank 2"):
+        int21.compile(model, shape_profiles={"x": ((1,), (3,), (8,))})
+    with pytest.raises(int21.CompileError, match="outside its profile"):
+        int21.compile(model, shape_profiles={"x": ((1, 4), (3, 4), (8, 4))},
+                      shape_buckets=[{"x": (9, 4)}])
+    with pytest.raises(ValueError, match="expected three shapes"):
+        int21.compile(model, shape_profiles={"x": ((1, 4), (8, 4))})
+    with pytest.raises(TypeError):
+        int21.compile(model, shape_buckets={"x": (5, 4)})
+
+
 def test_input_shapes_fix_dynamic_dimensions():
     model = tiny_model("Relu", np.float32, ["N", 4], ["N", 4])
     engine = int21.compile(model, input_shapes={"x": (3, 4)})

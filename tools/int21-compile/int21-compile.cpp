@@ -206,6 +206,18 @@ int main(int argc, char **argv) {
       cl::desc("Static shape of a model input, e.g. input=1x3x224x224 "
                "(repeatable)"),
       cl::value_desc("NAME=DIMS"), cl::cat(category));
+  cl::list<std::string> shapeProfiles(
+      "shape-profile",
+      cl::desc("The shapes a dynamic input may take at run time, and the one "
+               "to optimise for: code specialised for it is carried besides "
+               "the generic code, e.g. x=1x3x64x64:1x3x224x224:8x3x512x512 "
+               "(repeatable, one per input)"),
+      cl::value_desc("NAME=MIN:OPT:MAX"), cl::cat(category));
+  cl::list<std::string> shapeBuckets(
+      "shape-bucket",
+      cl::desc("More input shapes to carry specialised code for: a shape for "
+               "every dynamic input (repeatable, one per bucket)"),
+      cl::value_desc("NAME=DIMS[,NAME=DIMS...]"), cl::cat(category));
   cl::list<std::string> frozenInputs(
       "freeze-input",
       cl::desc("Freeze a model input to the tensor in FILE (an ONNX "
@@ -464,6 +476,16 @@ int main(int argc, char **argv) {
     session.inputShapes[parsed->first].assign(parsed->second.begin(),
                                               parsed->second.end());
   }
+  for (const std::string &spec : shapeProfiles)
+    if (llvm::Error error = ::int21::parseShapeProfile(spec, session))
+      return fail(llvm::toString(std::move(error)));
+  for (const std::string &spec : shapeBuckets)
+    if (llvm::Error error = ::int21::parseShapeBucket(spec, session))
+      return fail(llvm::toString(std::move(error)));
+  if ((!shapeProfiles.empty() || !shapeBuckets.empty()) &&
+      emitKind != EmitKind::Engine)
+    return fail("--shape-profile and --shape-bucket build an engine: give "
+                "--target=cpu, without --emit");
   for (const std::string &spec : frozenInputs) {
     auto [name, file] = StringRef(spec).split('=');
     if (name.empty() || file.empty())
@@ -577,18 +599,25 @@ int main(int argc, char **argv) {
                    << ::int21::search::threadsText(scheduled->threads)
                    << ")\n";
     switch (emitKind) {
-    case EmitKind::Engine:
-      if (failed(compiler.emitEngine(module, output->os()))) {
+    case EmitKind::Engine: {
+      std::vector<::int21::ScheduleSummary> specialized;
+      if (failed(compiler.emitEngine(
+              module, output->os(), llvm::MemoryBufferRef(chunk, inputFile),
+              format, &specialized))) {
         failedAny = true;
         continue;
       }
-      if (scheduled->tuned) {
-        // The last line: what the search bought (on stderr when the engine
-        // itself goes to stdout).
-        llvm::raw_ostream &os = outputFile == "-" ? llvm::errs() : llvm::outs();
+      // The last lines: what the search bought (on stderr when the engine
+      // itself goes to stdout), for the generic code and each
+      // specialisation.
+      llvm::raw_ostream &os = outputFile == "-" ? llvm::errs() : llvm::outs();
+      if (scheduled->tuned)
         os << ::int21::search::summarizeTuning(*scheduled->tuned) << "\n";
-      }
+      for (const ::int21::ScheduleSummary &special : specialized)
+        if (special.tuned)
+          os << ::int21::search::summarizeTuning(*special.tuned) << "\n";
       break;
+    }
     case EmitKind::LLVM:
       failedAny |= failed(compiler.emitLLVMIR(module, output->os()));
       break;

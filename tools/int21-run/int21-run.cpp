@@ -171,6 +171,15 @@ static Tensor asBFloat16IfStored(Tensor tensor, DType wanted) {
   return bf16;
 }
 
+/// The code a run on inputs of `shapes` takes: "specialised" (for the
+/// shapes it was compiled for) or "generic".
+static std::string codeText(const Engine &engine,
+                            ArrayRef<std::vector<int64_t>> shapes) {
+  int special = engine.specializationFor(shapes);
+  return special < 0 ? std::string("generic")
+                     : "specialised(" + std::to_string(special) + ")";
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   // Parsed by hand: libLLVM registers global options of its own (one of them
@@ -421,6 +430,8 @@ int main(int argc, char **argv) {
     outs() << "latency_ms " << median(times);
     if (!engine.onGpu())
       outs() << " threads=" << engine.threads();
+    if (!engine.metadata().specializations.empty())
+      outs() << " code=" << codeText(engine, feedShapes);
     outs() << "\n";
     if (engine.onGpu())
       outs() << "device_ms " << median(deviceTimes) << " on "
@@ -429,10 +440,16 @@ int main(int argc, char **argv) {
 
   if (outputDir.empty() && expectDir.empty() && !bench) {
     // The shapes a dynamic engine ran on.
-    if (engine.isDynamic())
-      for (auto [spec, tensor] : llvm::zip(engine.inputs(), feeds))
+    if (engine.isDynamic()) {
+      std::vector<std::vector<int64_t>> feedShapes;
+      for (auto [spec, tensor] : llvm::zip(engine.inputs(), feeds)) {
         outs() << "input " << spec.name << ": " << dtypeName(tensor.dtype())
                << shapeString(tensor.shape()) << "\n";
+        feedShapes.push_back(tensor.shape());
+      }
+      if (!engine.metadata().specializations.empty())
+        outs() << "code: " << codeText(engine, feedShapes) << "\n";
+    }
     for (auto [k, tensor] : llvm::enumerate(*results)) {
       double lo = INFINITY, hi = -INFINITY, sum = 0;
       int64_t n = tensor.numElements();

@@ -294,6 +294,99 @@ TEST(EngineFileTest, DynamicExtentsRoundTrip) {
       << error;
 }
 
+TEST(EngineFileTest, ProfilesAndSpecializationsRoundTrip) {
+  EngineMetadata meta = sampleMetadata();
+  meta.inputs.push_back({"image",
+                         DType::F32,
+                         {TensorSpec::kDynamicExtent, 3,
+                          TensorSpec::kDynamicExtent},
+                         {},
+                         {"batch", "", "width"}});
+  TensorSpec &image = meta.inputs.back();
+  image.profileMin = {1, 3, 32};
+  image.profileOpt = {2, 3, 64};
+  image.profileMax = {8, 3, 512};
+  meta.outputs.push_back(
+      {"scores", DType::F32, {TensorSpec::kDynamicExtent, 2}, {}, {"", ""}});
+  meta.numExtents = 3;
+  // The code for the opt shape: static shapes, weights of its own.
+  EngineMetadata opt;
+  opt.inputs = meta.inputs;
+  opt.inputs.back().shape = {2, 3, 64};
+  opt.inputs.back().dimNames.clear();
+  opt.inputs.back().profileMin.clear();
+  opt.inputs.back().profileOpt.clear();
+  opt.inputs.back().profileMax.clear();
+  opt.outputs = meta.outputs;
+  opt.outputs.back().shape = {2, 2};
+  opt.outputs.back().dimNames.clear();
+  opt.weights = {{"packed", 0, 64}, {"w", 128, 16}};
+  opt.workspaceSize = 4096;
+  meta.specializations.push_back({"cpu.1.so", opt});
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  writeEngineFile(meta, {}, os);
+  os.flush();
+  llvm::Expected<EngineFile> file = readBytes(bytes);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_EQ(file->metadata().inputs, meta.inputs);
+  ASSERT_EQ(file->metadata().specializations.size(), 1u);
+  const EngineSpecialization &read = file->metadata().specializations[0];
+  EXPECT_EQ(read.code, "cpu.1.so");
+  EXPECT_EQ(read.metadata.inputs, opt.inputs);
+  EXPECT_EQ(read.metadata.outputs, opt.outputs);
+  EXPECT_EQ(read.metadata.weights, opt.weights);
+  EXPECT_EQ(read.metadata.workspaceSize, 4096u);
+  // The code's contract names sizes, not places in the weights section.
+  EXPECT_EQ(abiDescriptor(read.metadata).find("offset"), std::string::npos);
+
+  // Each refusal names what is wrong.
+  auto refusal = [&](const EngineMetadata &edited) {
+    std::string out;
+    llvm::raw_string_ostream edit(out);
+    writeEngineFile(edited, {}, edit);
+    edit.flush();
+    return errorOf(readBytes(out));
+  };
+  EngineMetadata edited = meta;
+  edited.inputs.back().profileOpt[2] = 1024;
+  EXPECT_NE(refusal(edited).find("the profile of 'image' does not hold min <= "
+                                 "opt <= max within its shape at dimension 2"),
+            std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.inputs.back().profileMin[1] = 1;
+  EXPECT_NE(refusal(edited).find("at dimension 1"), std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.specializations[0].metadata.inputs.back().shape[2] = 600;
+  EXPECT_NE(refusal(edited).find("specialisation 0 gives input 'image' extent "
+                                 "600 at dimension 2, outside the engine's "
+                                 "shape or profile"),
+            std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.specializations[0].metadata.outputs.back().name = "other";
+  EXPECT_NE(refusal(edited).find("specialisation 0 describes output 'other' "
+                                 "otherwise than the engine does"),
+            std::string::npos)
+      << refusal(edited);
+  edited = meta;
+  edited.specializations[0].code.clear();
+  EXPECT_NE(refusal(edited).find("specialisation 0 needs the name of its code "
+                                 "section"),
+            std::string::npos)
+      << refusal(edited);
+  // Only a dynamic engine has specialisations.
+  std::string error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "outputs": [], )"
+      R"("inputs": [], "specializations": []})")));
+  EXPECT_NE(error.find("'specializations' must be a list, in an engine with "
+                       "dynamic extents"),
+            std::string::npos)
+      << error;
+}
+
 TEST(EngineFileTest, IndexChecksRoundTripAndAreChecked) {
   EngineMetadata meta = sampleMetadata();
   meta.checks.push_back(

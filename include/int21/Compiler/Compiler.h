@@ -114,6 +114,27 @@ translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
                   const CompileOptions &options,
                   runtime::EngineMetadata &metadata, std::string &weights);
 
+/// A CPU engine's pieces: its metadata, its code (a shared object) and its
+/// weights section.
+struct EngineCode {
+  runtime::EngineMetadata metadata;
+  std::string library;
+  std::string weights;
+};
+
+/// Compiles an imported int21 `module` (changed in place) into the pieces of
+/// a CPU engine.
+mlir::FailureOr<EngineCode> compileToCode(mlir::ModuleOp module,
+                                          const CompileOptions &options);
+
+/// Writes the engine of `generic`'s code with the code of `specialized`, the
+/// same model compiled for static input shapes, as its specialisations
+/// (runtime::EngineSpecialization): one weights section holding each
+/// distinct weight once.
+void writeEngine(const EngineCode &generic,
+                 llvm::ArrayRef<EngineCode> specialized,
+                 llvm::raw_ostream &os);
+
 /// Compiles an imported int21 `module` (changed in place) into an engine
 /// written to `os`.
 mlir::LogicalResult compileToEngine(mlir::ModuleOp module,

@@ -69,6 +69,19 @@ struct SessionOptions {
   std::map<std::string, std::string> frozenInputs;
   bool weightData = true;
 
+  /// Shape profiles of dynamic inputs (NAME -> the least, the optimised-for
+  /// and the greatest shape), as int21-compile --shape-profile gives them,
+  /// and more shapes to specialise for (--shape-bucket: each gives the
+  /// shape of every dynamic input). A CPU engine of a model with either
+  /// carries code specialised for the profiles' opt shapes and each bucket
+  /// (imported at those shapes and scheduled as a static model is) besides
+  /// its generic code, and refuses runs outside the profiles.
+  struct ShapeProfile {
+    std::vector<int64_t> min, opt, max;
+  };
+  std::map<std::string, ShapeProfile> shapeProfiles;
+  std::vector<std::map<std::string, std::vector<int64_t>>> shapeBuckets;
+
   /// The knowledge base: used unless `useKnowledgeBase` is off; the file
   /// `knowledgeBasePath`, else the default one
   /// (KnowledgeBase::defaultPath()). A search reads and stores it (creating
@@ -96,6 +109,13 @@ struct SessionOptions {
   /// Where the search reports its progress (default: nowhere).
   llvm::raw_ostream *progress = nullptr;
 };
+
+/// Parses `NAME=MIN:OPT:MAX` (each shape like 1x3x224x224) into
+/// `options.shapeProfiles`, or fails with a one-line message.
+llvm::Error parseShapeProfile(llvm::StringRef spec, SessionOptions &options);
+/// Parses `NAME=DIMS[,NAME=DIMS...]` (one bucket: a shape for every dynamic
+/// input) into `options.shapeBuckets`, or fails with a one-line message.
+llvm::Error parseShapeBucket(llvm::StringRef spec, SessionOptions &options);
 
 /// What the schedule step did.
 struct ScheduleSummary {
@@ -143,8 +163,15 @@ public:
                                             InputFormat format);
 
   /// Builds the engine of a scheduled `module` (changed in place): a CPU
-  /// or a GPU one, as the target says.
-  mlir::LogicalResult emitEngine(mlir::ModuleOp module, llvm::raw_ostream &os);
+  /// or a GPU one, as the target says. With shape profiles or buckets, the
+  /// specialisations are compiled from `model` (the input `module` was
+  /// imported from, in `format`), and what scheduled each goes to
+  /// `specialized` when given.
+  mlir::LogicalResult
+  emitEngine(mlir::ModuleOp module, llvm::raw_ostream &os,
+             std::optional<llvm::MemoryBufferRef> model = std::nullopt,
+             InputFormat format = InputFormat::Onnx,
+             std::vector<ScheduleSummary> *specialized = nullptr);
   /// The optimised LLVM IR of a CPU engine's code.
   mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, llvm::raw_ostream &os);
   /// Lowers `module`, in place, to linalg on tensors (int21-to-linalg).
@@ -177,6 +204,10 @@ public:
 
 private:
   explicit CompileSession(SessionOptions options);
+  /// The input shapes to specialise for (the profiles' opt shapes, then the
+  /// buckets, each once), checked against the engine's inputs `meta`.
+  mlir::FailureOr<std::vector<std::map<std::string, std::vector<int64_t>>>>
+  specializationShapes(const runtime::EngineMetadata &meta);
 
   SessionOptions opts;
   std::unique_ptr<mlir::MLIRContext> ctx;

@@ -98,15 +98,20 @@ public:
   /// holds kDynamicExtent there): runs then give the inputs' shapes.
   bool isDynamic() const { return metadata().isDynamic(); }
   /// The outputs' shapes for inputs of `inputShapes`, which must have the
-  /// inputs' ranks and static extents, and one extent per dimension name
-  /// (an error names the input, the dimension and what it must be).
+  /// inputs' ranks and static extents, extents within the inputs' profiles
+  /// and one extent per dimension name (an error names the input, the
+  /// dimension and what it must be).
   llvm::Expected<std::vector<std::vector<int64_t>>>
   outputShapes(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
   /// `run` for inputs of `inputShapes`, on outputs of the shapes
-  /// outputShapes gives for them.
+  /// outputShapes gives for them. Inputs of the shapes of a specialisation
+  /// (EngineMetadata::specializations) run its code, others the generic.
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<std::vector<int64_t>> inputShapes,
                   llvm::ArrayRef<void *> outputs) const;
+  /// The specialisation a run on inputs of `inputShapes` takes (its index in
+  /// EngineMetadata::specializations), or -1 for the generic code.
+  int specializationFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
   /// Runs on `inputs` (checked against the metadata: count, dtype, shape)
   /// and returns the outputs.
   llvm::Expected<std::vector<Tensor>> run(llvm::ArrayRef<Tensor> inputs) const;
@@ -132,41 +137,52 @@ public:
 
 private:
   Engine(EngineFile file, std::string name);
-  /// The input count, and each input's values within its index bounds.
-  llvm::Error checkInputValues(llvm::ArrayRef<const void *> inputs) const;
-  /// The extents array of a dynamic engine's run on inputs of
+  /// One piece of CPU code: the generic code, or a specialisation's.
+  struct Code;
+  /// Loads the code of `meta` (the engine's or a specialisation's) from
+  /// the Code section `section`, its weights from `weights`.
+  static llvm::Expected<std::unique_ptr<Code>>
+  loadCode(const EngineFile &file, const EngineMetadata &meta,
+           llvm::StringRef section, const char *weights, llvm::StringRef name);
+  /// Checks `inputShapes` against the inputs (ranks, static extents,
+  /// profiles, shared dimension names) and returns the inputs' dynamic
+  /// extents, in order.
+  llvm::Expected<std::vector<int64_t>>
+  inputExtents(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
+  /// The extents array of a dynamic engine's generic run on inputs of
   /// `inputShapes`: the inputs' dynamic extents, then the outputs' as the
   /// code computes them.
   llvm::Expected<std::vector<int64_t>>
   extentsFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
-  /// `run`, with the device time of a GPU engine's plan in `deviceMs`, and
-  /// the extents array of a dynamic engine (null for a static one).
-  llvm::Error runChecked(llvm::ArrayRef<const void *> inputs,
+  /// `run` of `code`, with the device time of a GPU engine's plan in
+  /// `deviceMs`, and the extents array of a dynamic engine's generic code
+  /// (null otherwise).
+  llvm::Error runChecked(const Code *code, llvm::ArrayRef<const void *> inputs,
+                         llvm::ArrayRef<std::vector<int64_t>> inputShapes,
                          llvm::ArrayRef<void *> outputs, double *deviceMs,
                          int64_t *extents) const;
-  /// Calls the CPU code on the outputs followed by the check buffers.
-  llvm::Error runOnHost(llvm::ArrayRef<const void *> inputs,
+  /// The input count, and each input's values within the index bounds of
+  /// `code`'s metadata (the engine's for a GPU engine), at `inputShapes`
+  /// where an input is dynamic.
+  llvm::Error
+  checkInputValues(const Code *code, llvm::ArrayRef<const void *> inputs,
+                   llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
+  /// Calls `code` on the outputs followed by the check buffers.
+  llvm::Error runOnHost(const Code &code, llvm::ArrayRef<const void *> inputs,
                         llvm::ArrayRef<void *> results,
                         int64_t *extents) const;
+  /// `run` (timed when `ms` is given) for inputs of `inputShapes`.
+  llvm::Error runShaped(llvm::ArrayRef<const void *> inputs,
+                        llvm::ArrayRef<std::vector<int64_t>> inputShapes,
+                        llvm::ArrayRef<void *> outputs, double *ms) const;
 
   EngineFile file;
   std::string name;
-  void *library = nullptr;
-  /// The memfd the code was loaded from, open while it is loaded.
-  int codeFile = -1;
-  void (*entry)(void **) = nullptr;
-  /// A dynamic engine's `int21_shapes(int64_t *extents)`: fills in the
-  /// outputs' extents; 0 when the inputs' are valid.
-  int32_t (*shapes)(int64_t *) = nullptr;
-  void (*setNumThreads)(int) = nullptr;
-  std::vector<const void *> weightPointers;
+  /// A CPU engine's code: the generic code, then each specialisation's.
+  std::vector<std::unique_ptr<Code>> codes;
   /// Weights copied to aligned memory when the file's buffer is not.
   std::shared_ptr<void> alignedWeights;
   unsigned threadCount = 1;
-  /// Scratch memory of metadata().workspaceSize bytes: one per run in
-  /// flight, kept for the next run (so pages are touched once, not per run).
-  mutable std::mutex workspaceMutex;
-  mutable std::vector<std::shared_ptr<void>> freeWorkspaces;
   /// The executor of a GPU engine (null for a CPU engine).
   std::unique_ptr<CudaExecutor> cuda;
 };

@@ -70,7 +70,14 @@ struct TensorSpec {
   /// share the extent.
   std::vector<std::string> dimNames;
 
+  /// The shapes a run may give this input, its shape profile
+  /// (int21-compile --shape-profile): extent d within [profileMin[d],
+  /// profileMax[d]], and profileOpt the shape the engine was optimised for.
+  /// Empty (any extent) without a profile; only on dynamic inputs.
+  std::vector<int64_t> profileMin, profileOpt, profileMax;
+
   static constexpr int64_t kDynamicExtent = -1;
+  bool hasProfile() const { return !profileMin.empty(); }
   bool isDynamic() const {
     for (int64_t d : shape)
       if (d == kDynamicExtent)
@@ -80,7 +87,9 @@ struct TensorSpec {
   bool operator==(const TensorSpec &other) const {
     return name == other.name && dtype == other.dtype &&
            shape == other.shape && dimNames == other.dimNames &&
-           indexBounds == other.indexBounds;
+           indexBounds == other.indexBounds &&
+           profileMin == other.profileMin && profileOpt == other.profileOpt &&
+           profileMax == other.profileMax;
   }
 };
 
@@ -120,6 +129,8 @@ struct WeightSpec {
   }
 };
 
+struct EngineSpecialization;
+
 /// What the metadata section says.
 struct EngineMetadata {
   /// Where the code runs: "cpu:<triple>:<cpu>" or an NVIDIA chip "sm_90".
@@ -151,6 +162,12 @@ struct EngineMetadata {
   /// the number of the first that fails (1-based), 0 when all hold.
   std::vector<std::string> extentChecks;
 
+  /// Code of a dynamic engine specialised for static input shapes (the
+  /// shape profile's opt shape and the buckets of int21-compile
+  /// --shape-bucket): a run whose inputs have one's shapes runs its code,
+  /// any other the engine's generic code. Empty for other engines.
+  std::vector<EngineSpecialization> specializations;
+
   /// The buffers the code writes, in order: the outputs, then the checks.
   size_t numResultBuffers() const { return outputs.size() + checks.size(); }
   const TensorSpec &resultBuffer(size_t i) const {
@@ -158,13 +175,28 @@ struct EngineMetadata {
   }
 };
 
+/// Code specialised for static input shapes, in a dynamic engine.
+struct EngineSpecialization {
+  /// The name of the Code section holding it ("cpu.1.so", ...).
+  std::string code;
+  /// Its own metadata, as for an engine of its own but without target,
+  /// compiler version or specialisations: the engine's inputs and outputs
+  /// (names, dtypes) at static shapes, its checks, workspace and weights.
+  /// The weights lie in the engine's weights section, where a specialisation
+  /// and the generic code share the bytes they have in common.
+  EngineMetadata metadata;
+};
+
+/// The first line of an ABI descriptor: the version of its contract.
+constexpr llvm::StringLiteral kABIVersionLine = "int21-abi 2";
+
 /// The symbol under which a CPU engine's code holds its ABI descriptor.
 constexpr llvm::StringLiteral kABISymbol = "int21_abi";
 
 /// The calling contract of a CPU engine's code, as text: every argument
 /// `int21_entry` takes (inputs, weights, outputs, checks, the workspace), in
-/// order, with what the code assumes of it (dtype and shape; a weight's place in
-/// the weights section; the workspace's size). The compiler stores the
+/// order, with what the code assumes of it (dtype and shape; a weight's
+/// size; the workspace's size). The compiler stores the
 /// descriptor of the metadata it writes in the code itself (kABISymbol); the
 /// loader recomputes it from the metadata it reads and refuses an engine
 /// whose two disagree, so metadata edited to disagree with the code never

@@ -234,12 +234,239 @@ FailureOr<ScheduleSummary> CompileSession::schedule(ModuleOp module,
   return summary;
 }
 
-LogicalResult CompileSession::emitEngine(ModuleOp module,
-                                         llvm::raw_ostream &os) {
+llvm::Error int21::parseShapeProfile(StringRef spec, SessionOptions &options) {
+  auto bad = [&](const Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--shape-profile: " + why);
+  };
+  auto [name, bounds] = spec.rsplit('=');
+  SmallVector<StringRef> parts;
+  bounds.split(parts, ':');
+  if (name.empty() || !spec.contains('=') || parts.size() != 3)
+    return bad("expected NAME=MIN:OPT:MAX (e.g. "
+               "x=1x3x64x64:1x3x224x224:8x3x512x512), got '" +
+               spec + "'");
+  SessionOptions::ShapeProfile profile;
+  std::vector<int64_t> *shapes[] = {&profile.min, &profile.opt, &profile.max};
+  for (auto [part, shape] : llvm::zip(parts, shapes)) {
+    std::string error;
+    auto parsed = parseInputShapeSpec((name + "=" + part).str(), error);
+    if (failed(parsed))
+      return bad(error);
+    shape->assign(parsed->second.begin(), parsed->second.end());
+  }
+  if (profile.min.size() != profile.opt.size() ||
+      profile.opt.size() != profile.max.size())
+    return bad("the shapes of '" + spec + "' have different ranks");
+  if (!options.shapeProfiles.try_emplace(name.str(), profile).second)
+    return bad("input '" + name + "' has two profiles");
+  return llvm::Error::success();
+}
+
+llvm::Error int21::parseShapeBucket(StringRef spec, SessionOptions &options) {
+  std::map<std::string, std::vector<int64_t>> bucket;
+  SmallVector<StringRef> parts;
+  spec.split(parts, ',');
+  for (StringRef part : parts) {
+    std::string error;
+    auto parsed = parseInputShapeSpec(part, error);
+    if (failed(parsed) ||
+        !bucket.try_emplace(parsed->first, parsed->second.begin(),
+                            parsed->second.end())
+             .second)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--shape-bucket: " +
+              (failed(parsed) ? error
+                              : "input '" + parsed->first +
+                                    "' has two shapes in '" + spec.str() +
+                                    "'"));
+  }
+  options.shapeBuckets.push_back(std::move(bucket));
+  return llvm::Error::success();
+}
+
+/// `shape` as `1x3x224x224`.
+static std::string dimsText(llvm::ArrayRef<int64_t> shape) {
+  std::string text;
+  for (auto [i, d] : llvm::enumerate(shape))
+    text += (i ? "x" : "") + std::to_string(d);
+  return text;
+}
+
+FailureOr<std::vector<std::map<std::string, std::vector<int64_t>>>>
+CompileSession::specializationShapes(const runtime::EngineMetadata &meta) {
+  using Shapes = std::map<std::string, std::vector<int64_t>>;
+  auto fail = [&](const std::string &message) {
+    reportError(message);
+    return failure();
+  };
+  auto inputNamed = [&](StringRef name) -> const runtime::TensorSpec * {
+    for (const runtime::TensorSpec &spec : meta.inputs)
+      if (spec.name == name)
+        return &spec;
+    return nullptr;
+  };
+  // Whether `shape` fits `spec` (rank, static extents, profile); the
+  // problem otherwise.
+  auto misfit = [&](const runtime::TensorSpec &spec,
+                    llvm::ArrayRef<int64_t> shape) -> std::string {
+    if (shape.size() != spec.shape.size())
+      return "has rank " + std::to_string(spec.shape.size()) + ", not " +
+             std::to_string(shape.size());
+    for (auto [d, extent] : llvm::enumerate(shape)) {
+      int64_t expected = spec.shape[d];
+      if (expected != runtime::TensorSpec::kDynamicExtent && extent != expected)
+        return "has extent " + std::to_string(expected) + " at dimension " +
+               std::to_string(d) + ", not " + std::to_string(extent);
+    }
+    return "";
+  };
+  for (const auto &[name, profile] : opts.shapeProfiles) {
+    std::string where = "--shape-profile: input '" + name + "'";
+    const runtime::TensorSpec *spec = inputNamed(name);
+    if (!spec)
+      return fail(where + " is not an input of the model");
+    if (!spec->isDynamic())
+      return fail(where + " has a static shape; profiles are for dynamic "
+                          "inputs");
+    for (const std::vector<int64_t> *shape :
+         {&profile.min, &profile.opt, &profile.max})
+      if (std::string problem = misfit(*spec, *shape); !problem.empty())
+        return fail(where + " " + problem);
+    for (size_t d = 0; d < spec->shape.size(); ++d)
+      if (profile.min[d] > profile.opt[d] || profile.opt[d] > profile.max[d])
+        return fail(where + ": dimension " + std::to_string(d) +
+                    " needs min <= opt <= max, not " +
+                    std::to_string(profile.min[d]) + ":" +
+                    std::to_string(profile.opt[d]) + ":" +
+                    std::to_string(profile.max[d]));
+  }
+  // A bucket gives every dynamic input a shape that fits it and its
+  // profile, and one extent to each dimension name.
+  auto check = [&](const Shapes &shapes, const std::string &what) {
+    for (const auto &[name, shape] : shapes)
+      if (!inputNamed(name))
+        return fail(what + ": '" + name + "' is not an input of the model");
+    std::map<std::string, int64_t> named;
+    for (const runtime::TensorSpec &spec : meta.inputs) {
+      if (!spec.isDynamic())
+        continue;
+      auto it = shapes.find(spec.name);
+      if (it == shapes.end())
+        return fail(what + ": dynamic input '" + spec.name +
+                    "' has no shape; give every dynamic input one");
+      std::string where = what + ": input '" + spec.name + "'";
+      if (std::string problem = misfit(spec, it->second); !problem.empty())
+        return fail(where + " " + problem);
+      auto profile = opts.shapeProfiles.find(spec.name);
+      for (auto [d, extent] : llvm::enumerate(it->second)) {
+        if (profile != opts.shapeProfiles.end() &&
+            (extent < profile->second.min[d] ||
+             extent > profile->second.max[d]))
+          return fail(where + " dimension " + std::to_string(d) + " is " +
+                      std::to_string(extent) + ", outside its profile [" +
+                      std::to_string(profile->second.min[d]) + ", " +
+                      std::to_string(profile->second.max[d]) + "]");
+        if (d >= spec.dimNames.size() || spec.dimNames[d].empty())
+          continue;
+        auto [seen, inserted] = named.try_emplace(spec.dimNames[d], extent);
+        if (!inserted && seen->second != extent)
+          return fail(where + " dimension " + std::to_string(d) + " ('" +
+                      spec.dimNames[d] + "') is " + std::to_string(extent) +
+                      ", another input's is " + std::to_string(seen->second));
+      }
+    }
+    return success();
+  };
+  std::vector<Shapes> result;
+  if (!opts.shapeProfiles.empty()) {
+    Shapes opt;
+    for (const auto &[name, profile] : opts.shapeProfiles)
+      opt[name] = profile.opt;
+    if (failed(check(opt, "--shape-profile (the opt shapes)")))
+      return failure();
+    result.push_back(std::move(opt));
+  }
+  for (const Shapes &bucket : opts.shapeBuckets) {
+    if (failed(check(bucket, "--shape-bucket")))
+      return failure();
+    if (!llvm::is_contained(result, bucket))
+      result.push_back(bucket);
+  }
+  return result;
+}
+
+LogicalResult CompileSession::emitEngine(
+    ModuleOp module, llvm::raw_ostream &os,
+    std::optional<llvm::MemoryBufferRef> model, InputFormat format,
+    std::vector<ScheduleSummary> *specialized) {
   stepErrors = errorCount;
-  if (target().isGPU())
+  bool profiled = !opts.shapeProfiles.empty() || !opts.shapeBuckets.empty();
+  if (target().isGPU()) {
+    if (profiled) {
+      reportError("--shape-profile and --shape-bucket: GPU engines have "
+                  "static shapes; compile for --target=cpu");
+      return failure();
+    }
     return compileToGPUEngine(module, opts.codegen, os);
-  return compileToEngine(module, opts.codegen, os);
+  }
+  if (!profiled)
+    return compileToEngine(module, opts.codegen, os);
+  if (!model || format == InputFormat::MLIR) {
+    reportError("--shape-profile and --shape-bucket specialise an ONNX "
+                "model: give one");
+    return failure();
+  }
+  FailureOr<runtime::EngineMetadata> described = describeEntry(module);
+  if (failed(described))
+    return failure();
+  if (!described->isDynamic()) {
+    reportError("--shape-profile and --shape-bucket: the model has static "
+                "shapes; there is nothing to specialise");
+    return failure();
+  }
+  FailureOr<std::vector<std::map<std::string, std::vector<int64_t>>>> buckets =
+      specializationShapes(*described);
+  if (failed(buckets))
+    return failure();
+  FailureOr<EngineCode> generic = compileToCode(module, opts.codegen);
+  if (failed(generic))
+    return failure();
+  for (runtime::TensorSpec &spec : generic->metadata.inputs) {
+    auto profile = opts.shapeProfiles.find(spec.name);
+    if (profile == opts.shapeProfiles.end())
+      continue;
+    spec.profileMin = profile->second.min;
+    spec.profileOpt = profile->second.opt;
+    spec.profileMax = profile->second.max;
+  }
+  std::vector<EngineCode> codes;
+  for (const std::map<std::string, std::vector<int64_t>> &bucket : *buckets) {
+    std::string shapes;
+    for (const auto &[name, dims] : bucket)
+      shapes += (shapes.empty() ? "" : ",") + name + "=" + dimsText(dims);
+    std::map<std::string, std::vector<int64_t>> given = opts.inputShapes;
+    for (const auto &[name, dims] : bucket)
+      opts.inputShapes[name] = dims;
+    FailureOr<OwningOpRef<ModuleOp>> imported = importModel(*model, format);
+    opts.inputShapes = std::move(given);
+    FailureOr<ScheduleSummary> scheduled =
+        succeeded(imported) ? schedule(**imported, format)
+                            : FailureOr<ScheduleSummary>(failure());
+    FailureOr<EngineCode> code =
+        succeeded(scheduled) ? compileToCode(**imported, opts.codegen)
+                             : FailureOr<EngineCode>(failure());
+    if (failed(code)) {
+      reportError("the specialisation for " + shapes + " failed (above)");
+      return failure();
+    }
+    if (specialized)
+      specialized->push_back(std::move(*scheduled));
+    codes.push_back(std::move(*code));
+  }
+  writeEngine(*generic, codes, os);
+  return success();
 }
 
 LogicalResult CompileSession::emitLLVMIR(ModuleOp module,
@@ -309,5 +536,5 @@ LogicalResult CompileSession::compile(llvm::MemoryBufferRef input,
     return failure();
   if (summary)
     *summary = std::move(*scheduled);
-  return emitEngine(**module, os);
+  return emitEngine(**module, os, input, format);
 }
