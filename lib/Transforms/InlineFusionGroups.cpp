@@ -4,6 +4,7 @@
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -58,6 +59,19 @@ bool isKernelArgument(Value value) {
     return false;
   return ShapedType::isStatic(offset) &&
          llvm::all_of(strides, ShapedType::isStatic);
+}
+
+/// Whether a kernel can take `value` through its strided metadata: a memref
+/// of dynamic extents (a dynamic model's), strided, in the default memory
+/// space. The kernel takes its base buffer (a rank-0 memref) and its dynamic
+/// offset, sizes and strides, and views the base as `value` again.
+bool isDynamicKernelArgument(Value value) {
+  auto memref = dyn_cast<MemRefType>(value.getType());
+  if (!memref || memref.getMemorySpace() || isKernelArgument(value))
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(memref.getStridesAndOffset(strides, offset));
 }
 
 /// Whether the op defining `value` is cloned into a kernel rather than passed
@@ -154,25 +168,73 @@ private:
           if (!definedInside(operand))
             used.insert(operand);
       });
-    SmallVector<Value> arguments, cloned;
+    SmallVector<Value> arguments, cloned, viewed;
     for (Value value : used) {
       if (isClonedIntoKernel(value))
         cloned.push_back(value);
       else if (isKernelArgument(value))
         arguments.push_back(value);
+      else if (isDynamicKernelArgument(value))
+        viewed.push_back(value);
       else
         return;
     }
     Operation &op = *ops.front();
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
-    auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(), {});
+    // A dynamic memref goes as its base buffer and its dynamic offset,
+    // sizes and strides, in that order, after the other arguments.
+    OpBuilder outer(&op);
+    SmallVector<Value> callArguments = arguments;
+    for (Value value : viewed) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(outer, loc, value);
+      auto type = cast<MemRefType>(value.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)type.getStridesAndOffset(strides, offset);
+      callArguments.push_back(metadata.getBaseBuffer());
+      if (ShapedType::isDynamic(offset))
+        callArguments.push_back(metadata.getOffset());
+      for (auto [size, value] : llvm::zip(type.getShape(), metadata.getSizes()))
+        if (ShapedType::isDynamic(size))
+          callArguments.push_back(value);
+      for (auto [stride, value] : llvm::zip(strides, metadata.getStrides()))
+        if (ShapedType::isDynamic(stride))
+          callArguments.push_back(value);
+    }
+    auto type =
+        FunctionType::get(ctx, ValueRange(callArguments).getTypes(), {});
     auto kernel = func::FuncOp::create(loc, kPrefix, type);
     Block *entry = kernel.addEntryBlock();
     OpBuilder b = OpBuilder::atBlockBegin(entry);
     IRMapping mapping;
     for (auto [value, argument] : llvm::zip(arguments, entry->getArguments()))
       mapping.map(value, argument);
+    // Each dynamic memref viewed again from its base and metadata.
+    unsigned next = arguments.size();
+    for (Value value : viewed) {
+      auto type = cast<MemRefType>(value.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      (void)type.getStridesAndOffset(strides, offset);
+      Value base = entry->getArgument(next++);
+      auto index = [&](int64_t fixed) -> OpFoldResult {
+        if (ShapedType::isDynamic(fixed))
+          return entry->getArgument(next++);
+        return b.getIndexAttr(fixed);
+      };
+      OpFoldResult viewOffset = index(offset);
+      SmallVector<OpFoldResult> sizes, viewStrides;
+      for (int64_t size : type.getShape())
+        sizes.push_back(index(size));
+      for (int64_t stride : strides)
+        viewStrides.push_back(index(stride));
+      mapping.map(value, memref::ReinterpretCastOp::create(
+                             b, loc, type, base, viewOffset, sizes,
+                             viewStrides)
+                             .getResult());
+    }
     for (Value value : cloned)
       if (!mapping.contains(value))
         b.clone(*value.getDefiningOp(), mapping);
@@ -203,7 +265,7 @@ private:
       }
     }
     b.setInsertionPoint(&op);
-    func::CallOp::create(b, loc, target, arguments);
+    func::CallOp::create(b, loc, target, callArguments);
     for (Operation *inner : llvm::reverse(ops))
       inner->erase();
   }

@@ -75,13 +75,19 @@ func.func @loop_result(%a: memref<8xf32>, %b: memref<8xf32>) {
 
 // -----
 
-// A loop nest that uses a buffer the bare-pointer calling convention cannot
-// pass (a dynamic shape) stays where it is; one with results too.
+// A loop nest over a buffer of dynamic shape (a dynamic model's), which the
+// bare-pointer calling convention cannot pass, is outlined too: the kernel
+// takes the buffer's base and its dynamic extents (offset, sizes, strides,
+// those the type leaves dynamic) and views the base as the buffer again. A
+// loop nest with results stays where it is.
 // CHECK-LABEL: func.func @dynamic
-// CHECK-NOT: call
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK-NOT: func.func
+// CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZE:.*]], %{{.*}} = memref.extract_strided_metadata %arg0 : memref<?xf32> -> memref<f32>, index, index, index
+// CHECK-NEXT: call @[[KERNEL:int21_kernel_[0-9a-f]+]](%arg1, %[[BASE]], %[[SIZE]]) : (index, memref<f32>, index) -> ()
+// CHECK-NEXT: scf.for
+// CHECK: func.func @[[KERNEL]](%[[N:.*]]: index, %[[B:.*]]: memref<f32>, %[[S:.*]]: index)
+// CHECK-NEXT: %[[VIEW:.*]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [%[[S]]], strides: [1] : memref<f32> to memref<?xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]]
+// CHECK: memref.load %[[VIEW]]
 func.func @dynamic(%a: memref<?xf32>, %n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -94,4 +100,25 @@ func.func @dynamic(%a: memref<?xf32>, %n: index) -> index {
     scf.yield %t : index
   }
   return %r : index
+}
+
+// -----
+
+// A strided view of dynamic offset, sizes and strides: each goes to the
+// kernel, in that order, after the other arguments (the loop's bound); a
+// static stride stays in the kernel's view.
+// CHECK-LABEL: func.func @strided
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg0
+// CHECK-NEXT: call @[[KERNEL:int21_kernel_[0-9a-f]+]](%{{.*}}, %[[BASE]], %[[OFF]], %[[SIZES]]#0, %[[SIZES]]#1, %[[STRIDES]]#0)
+// CHECK: func.func @[[KERNEL]](%{{.*}}: index, %[[B:.*]]: memref<f32>, %[[O:.*]]: index, %[[S0:.*]]: index, %[[S1:.*]]: index, %[[T0:.*]]: index)
+// CHECK-NEXT: memref.reinterpret_cast %[[B]] to offset: [%[[O]]], sizes: [%[[S0]], %[[S1]]], strides: [%[[T0]], 1] : memref<f32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+func.func @strided(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?x?xf32, strided<[?, 1], offset: ?>>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i, %c0] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+    memref.store %x, %a[%c0, %i] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+  }
+  return
 }

@@ -184,6 +184,69 @@ def Int21_LoopFullUnrollOp : Op<Transform_Dialect, "int21.loop.full_unroll", [
   }];
 }
 
+def Int21_HoistSubsetsOp : Op<Transform_Dialect, "int21.loop.hoist_subsets", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Hoists loop-invariant subsets, of static loops in dynamic groups";
+  let description = [{
+    `transform.loop.hoist_loop_invariant_subsets` on each loop `target`
+    holds (an accumulator read before and written after the loop instead of
+    at every iteration), except a loop over a dynamic extent in a fusion
+    group of dynamic shapes: there the analysis compares slices of symbolic
+    sizes (Presburger sets, seconds a loop) to find that the subsets a loop
+    over the extent reads and writes differ anyway. Loops of a constant trip
+    count (the reduction loops of a register tile) are hoisted from in any
+    group, every loop in a group of static shapes, as upstream's op does.
+    Ignores ops that are not loops.
+
+    ```mlir
+    transform.int21.loop.hoist_subsets %loop : !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def Int21_TileDynamicByOneOp : Op<Transform_Dialect, "int21.tile_dynamic_by_one", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TransformOpInterface, TransformEachOpTrait]> {
+  let summary = "Tiles the dynamic loops of structured ops by one";
+  let description = [{
+    In a fusion group of dynamic shapes, tiles each loop of dynamic size of
+    every structured op on tensors that `target` holds or contains by 1
+    (an `scf.for`), so that the op has static sizes and vectorizes: the
+    remainder a peeled loop leaves over a dynamic extent (fewer columns than
+    a register tile has, whose number only a run knows) runs one column at
+    a time, vectorized along its static dimensions (the filters of a
+    convolution), rather than as scalar loops. An op with no static
+    dimension longer than 1 (nothing to vectorize along) is left as it is;
+    so is every op in a group of static shapes, whose remainders have static
+    sizes once canonicalized.
+
+    ```mlir
+    transform.int21.tile_dynamic_by_one %rest : !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def Int21_GeneralizeOp : Op<Transform_Dialect, "int21.generalize", [
     FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
     TransformOpInterface, TransformEachOpTrait]> {
@@ -286,6 +349,23 @@ def Int21_ApplyStridedWindowsPatternsOp : Op<Transform_Dialect,
       reads the contiguous span the strided one lies in, then keeps every
       s-th element with `vector.extract_strided_slice` (shuffles), so that
       no element is loaded on its own.
+  }];
+  let cppNamespace = "::int21";
+  let assemblyFormat = "attr-dict";
+}
+
+def Int21_ApplyScalarReadsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.int21.scalar_reads",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Read the elements of 0-d vectors as scalars, in dynamic groups";
+  let description = [{
+    A `vector.transfer_read` of a tensor into a 0-d vector, in a fusion
+    group of dynamic shapes, becomes a `tensor.extract` of the element
+    broadcast into the vector. The register tiles of a remainder tiled by one
+    (transform.int21.tile_dynamic_by_one) read single input elements that
+    way; once bufferized, their source has a layout of dynamic strides, which
+    the transfers' lowering to LLVM does not take, while a scalar load takes
+    any layout. Reads in groups of static shapes are left as they are.
   }];
   let cppNamespace = "::int21";
   let assemblyFormat = "attr-dict";

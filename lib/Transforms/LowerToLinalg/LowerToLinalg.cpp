@@ -395,6 +395,9 @@ struct LowerToLinalgPass
     }
     resolveDynamicExtents();
     moveAnchorReshapesPastEpilogues();
+    // (The epilogues moved past the reshapes take their extents from the
+    // values they read: resolved again before fusion replaces those.)
+    resolveDynamicExtents();
     fuseEpilogues();
   }
 

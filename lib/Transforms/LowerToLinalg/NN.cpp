@@ -440,7 +440,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                Value weight, Value bias,
                                RankedTensorType initType,
                                ArrayRef<int64_t> strides,
-                               ArrayRef<int64_t> dilations) {
+                               ArrayRef<int64_t> dilations,
+                               ValueRange dynamicSizes) {
     auto weightType = cast<RankedTensorType>(weight.getType());
     ArrayRef<int64_t> w = weightType.getShape();
     ArrayRef<int64_t> o = initType.getShape();
@@ -453,7 +454,10 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // The bias [F/16, 16] broadcast over the blocked output (or zeros).
     if (bias)
       bias = splitGroups(b, loc, bias, 0, blocks);
-    Value out = convInit(b, loc, outType, bias, /*channelDims=*/2);
+    // (The blocked output's dynamic extents, N, OH and OW, are the
+    // result's.)
+    Value out =
+        convInit(b, loc, outType, bias, /*channelDims=*/2, dynamicSizes);
     MLIRContext *ctx = b.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<AffineMap> maps = {
@@ -631,10 +635,11 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     // be computed at every run.)
     Operation *weightDef = weight.getDefiningOp();
     bool constantWeight =
-        weightType.hasStaticShape() && resultType.hasStaticShape() &&
-        weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>();
+        weightType.hasStaticShape() && weightDef &&
+        weightDef->hasTrait<::mlir::OpTrait::ConstantLike>();
     if (filterLanes && depthwise && k == 2 && constantWeight &&
         isa<FloatType>(elementType) && inputType.hasStaticShape() &&
+        resultType.hasStaticShape() &&
         channelsAlongLanes(channels, weightType.getShape().drop_front(2),
                            resultType.getDimSize(3), strides)) {
       rewriter.replaceOp(
@@ -646,17 +651,17 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Value input =
         padTrailing(rewriter, loc, adaptor.getInput(), pads.take_front(k),
                     pads.drop_front(k), zeroAttr(elementType));
-    if (filterLanes && !depthwise && filters % 16 == 0 &&
-        isa<FloatType>(elementType) && constantWeight) {
-      rewriter.replaceOp(op, filterLanesConv(rewriter, loc, input, weight,
-                                             adaptor.getBias(), resultType,
-                                             strides, dilations));
-      return success();
-    }
     SmallVector<Value> sizes = windowResultSizes(
         rewriter, loc, adaptor.getInput(), resultType,
         weightType.getShape().drop_front(2), strides, dilations, pads,
         /*ceil=*/false);
+    if (filterLanes && !depthwise && filters % 16 == 0 &&
+        isa<FloatType>(elementType) && constantWeight) {
+      rewriter.replaceOp(op, filterLanesConv(rewriter, loc, input, weight,
+                                             adaptor.getBias(), resultType,
+                                             strides, dilations, sizes));
+      return success();
+    }
     Value init = convInit(rewriter, loc, resultType, adaptor.getBias(),
                           /*channelDims=*/1, sizes);
     if (!depthwise) {

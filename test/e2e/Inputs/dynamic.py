@@ -252,6 +252,37 @@ def shuffle(out, rng):
     save(out, "dynamic_shuffle", graph, sets)
 
 
+def residual(out, rng):
+    """A residual block of 16 channels (the filter-lanes convolutions of a
+    dynamic group, their rows tiled by registers and the remainder column by
+    column): a 3x3 conv with bias, plus the input, ReLU, then a 1x1 stride-2
+    conv to 32 channels, at rows shorter than, equal to and longer than a
+    register tile, and not a multiple of it."""
+    w1 = (rng.standard_normal((16, 16, 3, 3)) / 12).astype(np.float32)
+    b1 = rng.standard_normal(16).astype(np.float32)
+    w2 = (rng.standard_normal((32, 16, 1, 1)) / 4).astype(np.float32)
+    b2 = rng.standard_normal(32).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c"], pads=[1, 1, 1, 1]),
+         helper.make_node("Add", ["c", "x"], ["a"]),
+         helper.make_node("Relu", ["a"], ["r"]),
+         helper.make_node("Conv", ["r", "w2", "b2"], ["y"], strides=[2, 2])],
+        "dynamic_residual",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 16, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 32, "h2", "w2"])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2)]])
+    sets = []
+    for n, h, w in ((1, 8, 8), (2, 13, 9), (1, 1, 3), (3, 20, 17)):
+        x = rng.standard_normal((n, 16, h, w)).astype(np.float32)
+        r = np.maximum(conv2d(x.astype(np.float64), w1, b1, 1, 1) + x, 0)
+        y = conv2d(r, w2, b2, 2, 0).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_residual", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -260,6 +291,7 @@ def main(out):
     views(out, rng)
     cnn(out, rng)
     rows(out, rng)
+    residual(out, rng)
 
 
 if __name__ == "__main__":

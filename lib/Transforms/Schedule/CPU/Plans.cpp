@@ -90,8 +90,12 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   bool depthwise = isDepthwiseConv2d(anchor) || isWindowPool2d(anchor);
   bool grouped = isGroupedConv2d(anchor);
   bool filterLanes = isFilterLanesConv2d(anchor);
+  // Dynamic extents (the generic code of a dynamic model): the filter-lanes
+  // convolution, whose register tiles are static and whose remainders are
+  // peeled, with its knobs for kDynamicExtentHint there.
   if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
-      !hasStaticTensorLoops(anchor))
+      !anchor.hasPureTensorSemantics() ||
+      (!filterLanes && !hasStaticTensorLoops(anchor)))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -99,7 +103,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       return std::nullopt;
 
   Plan plan;
-  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
+  SmallVector<int64_t> loops = hintedLoopRanges(anchor);
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
   // A window op whose output rows have one column (a 1-D pooling imported
@@ -135,10 +139,22 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     // along the vectors; the dims add the padded input's ih, iw.
     auto inType =
         cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
-    plan.sequence = "cpu.conv2d_filter_lanes";
-    plan.dims = {loops[1] * loops[2], loops[3], loops[4], loops[5], loops[6],
-                 loops[7], inType.getDimSize(2), inType.getDimSize(3)};
+    // Output rows of dynamic extents: the template that tiles their
+    // remainders by one column.
+    bool dynamic = !hasStaticTensorLoops(anchor);
+    plan.sequence = dynamic ? "cpu.conv2d_filter_lanes_dynamic"
+                            : "cpu.conv2d_filter_lanes";
+    plan.dims = {loops[1] * loops[2],
+                 loops[3],
+                 loops[4],
+                 loops[5],
+                 loops[6],
+                 loops[7],
+                 hintedExtent(inType.getDimSize(2)),
+                 hintedExtent(inType.getDimSize(3))};
     plan.knobs = filterLanesConvKnobs(plan.dims);
+    if (dynamic)
+      plan.knobs.erase("epilogue_regs");
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }
@@ -342,7 +358,7 @@ std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
 /// Every op elementwise over the root's iteration space.
 std::optional<Plan> planElementwise(linalg::LinalgOp root,
                                     ArrayRef<linalg::LinalgOp> ops) {
-  if (!hasStaticTensorLoops(root) || !isAllParallel(root))
+  if (!root.hasPureTensorSemantics() || !isAllParallel(root))
     return std::nullopt;
   SmallVector<int64_t> shape = root.getStaticLoopRanges();
   if (shape.empty() || shape.size() > 4)
@@ -352,8 +368,8 @@ std::optional<Plan> planElementwise(linalg::LinalgOp root,
       return std::nullopt;
   Plan plan;
   plan.sequence = "cpu.elementwise_" + std::to_string(shape.size()) + "d";
-  plan.knobs = elementwiseKnobs(shape);
-  plan.dims = shape;
+  plan.dims = hintedLoopRanges(root);
+  plan.knobs = elementwiseKnobs(plan.dims);
   plan.tags.push_back({root, kRootTag});
   for (linalg::LinalgOp op : ops) {
     plan.tags.push_back({op, kElementwiseTag});
@@ -366,9 +382,9 @@ std::optional<Plan> planElementwise(linalg::LinalgOp root,
 /// Threads over the root's leading parallel dimensions, the rest fused.
 std::optional<Plan> planOuterForall(linalg::LinalgOp root,
                                     ArrayRef<linalg::LinalgOp> ops) {
-  if (!hasStaticTensorLoops(root))
+  if (!root.hasPureTensorSemantics())
     return std::nullopt;
-  SmallVector<int64_t> shape = root.getStaticLoopRanges();
+  SmallVector<int64_t> shape = hintedLoopRanges(root);
   SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
   unsigned parallel = 0;
   while (parallel < 2 && parallel < iterators.size() &&

@@ -780,6 +780,14 @@ static Knobs filterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
   return filterLanesConvKnobs(dims);
 }
 
+/// @cpu.conv2d_filter_lanes_dynamic: the static template's knobs but the
+/// epilogue's place (its epilogue is a pass of its own).
+static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
+  Knobs knobs = filterLanesConvKnobs(dims);
+  knobs.erase("epilogue_regs");
+  return knobs;
+}
+
 static bool filterLanesConvCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
                                  std::string &why) {
   if (knobOr0(knobs, "reg_fb") > knobOr0(knobs, "par_fb")) {
@@ -1256,6 +1264,9 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kFilterLanesConv = {
       filterLanesConvDefaults, filterLanesConvDomain, filterLanesConvCheck,
       filterLanesConvExtent};
+  static constexpr TemplateRules kDynamicFilterLanesConv = {
+      dynamicFilterLanesConvDefaults, filterLanesConvDomain,
+      filterLanesConvCheck, filterLanesConvExtent};
   static constexpr TemplateRules kPanelMatmul = {
       panelMatmulDefaults, panelMatmulDomain, panelMatmulCheck,
       panelMatmulExtent};
@@ -1283,6 +1294,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.matmul_panels_transposed", &kTransposedPanels},
           {"cpu.conv2d_nchw", &kConv},
           {"cpu.conv2d_filter_lanes", &kFilterLanesConv},
+          {"cpu.conv2d_filter_lanes_dynamic", &kDynamicFilterLanesConv},
           {"cpu.depthwise_conv2d_nchw", &kDepthwise},
           {"cpu.depthwise_channel_lanes", &kChannelLanesDepthwise},
           {"cpu.grouped_conv2d_nchw", &kGroupedConv},

@@ -14,10 +14,12 @@ module attributes {transform.with_named_sequence} {
     transform.include @cpu.hoist_accumulators failures(propagate) (%scope) : (!transform.any_op) -> ()
     transform.apply_patterns to %scope {
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.int21.scalar_reads
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.lower_outerproduct
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+      transform.apply_patterns.int21.scalar_reads
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %scope : !transform.any_op
@@ -36,13 +38,13 @@ module attributes {transform.with_named_sequence} {
     transform.foreach %loops : !transform.any_op {
     ^bb0(%loop: !transform.any_op):
       transform.apply_licm to %loop : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
+      transform.int21.loop.hoist_subsets %loop : !transform.any_op
     }
     %loops_1 = transform.structured.match ops{["scf.for"]} in %scope : (!transform.any_op) -> !transform.any_op
     transform.foreach %loops_1 : !transform.any_op {
     ^bb0(%loop: !transform.any_op):
       transform.apply_licm to %loop : !transform.any_op
-      transform.loop.hoist_loop_invariant_subsets %loop : !transform.any_op
+      transform.int21.loop.hoist_subsets %loop : !transform.any_op
     }
     transform.yield
   }
@@ -50,11 +52,15 @@ module attributes {transform.with_named_sequence} {
   // Splits a tile loop whose step does not divide its trip range into a loop
   // of full tiles and a remainder, so that the full tiles get static shapes
   // and vectorize without masks. A loop that cannot be peeled stays as it is.
+  // A remainder over a dynamic extent (of unknown size) is tiled by one
+  // there, so that it too has static shapes.
   transform.named_sequence @cpu.peel(%loop: !transform.any_op {transform.readonly}) {
     transform.sequence %loop : !transform.any_op failures(suppress) {
     ^bb0(%l: !transform.any_op):
       %for = transform.cast %l : !transform.any_op to !transform.op<"scf.for">
       %main, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+      // Over a dynamic extent, the remainder one step at a time.
+      transform.int21.tile_dynamic_by_one %rest : !transform.any_op
     }
     transform.yield
   }
@@ -116,6 +122,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %scope {
       transform.apply_patterns.int21.strided_windows
       transform.apply_patterns.int21.multiply_add_to_fma
+      transform.apply_patterns.int21.scalar_reads
     } : !transform.any_op
     transform.include @cpu.lower_vectors failures(propagate) (%scope) : (!transform.any_op) -> ()
     transform.yield

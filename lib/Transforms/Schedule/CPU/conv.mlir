@@ -92,6 +92,16 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel failures(propagate) (%r_fb) : (!transform.any_op) -> ()
     }
 
+    transform.include @cpu.filter_lanes_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The register tiles of a filter-lanes convolution vectorized: unit
+  // dimensions folded, the padding written as borders and an interior, each
+  // step vectorized (reg_w broadcast inputs times reg_fb weight vectors as
+  // FMAs), the accumulators hoisted out of the reduction and transposed
+  // into the output rows once a tile.
+  transform.named_sequence @cpu.filter_lanes_vectors(%group: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %group {
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
@@ -117,6 +127,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %group {
       transform.apply_patterns.int21.strided_windows
       transform.apply_patterns.int21.multiply_add_to_fma
+      transform.apply_patterns.int21.scalar_reads
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %group : !transform.any_op
@@ -127,6 +138,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %group {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.int21.scalar_reads
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
       transform.apply_patterns.canonicalization
     } : !transform.any_op
@@ -137,6 +149,56 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %group {
       transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
     } : !transform.any_op
+    transform.yield
+  }
+
+  // The filter-lanes convolution of a dynamic group, whose output rows and
+  // columns only a run knows: @cpu.conv2d_filter_lanes with its epilogue in
+  // passes of its own (epilogue_regs = 0), but the register tiles'
+  // parallel dimensions tiled before the reduction, so that the columns a
+  // row has beyond its last full register tile (peeled) are tiled one by one
+  // outside the loops over the channels and the window: each a register
+  // tile of one column, its accumulators in registers across the reduction
+  // as a full tile's are. Knobs as @cpu.conv2d_filter_lanes.
+  transform.named_sequence @cpu.conv2d_filter_lanes_dynamic(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_fb = transform.tune.knob<"par_fb"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 28, 56] -> !transform.param<i64>
+    %reg_fb = transform.tune.knob<"reg_fb"> options = [1, 2, 4] -> !transform.param<i64>
+    %reg_w = transform.tune.knob<"reg_w"> options = [4, 6, 7, 8, 12, 14, 16] -> !transform.param<i64>
+    %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_fb, 0, %par_h]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %conv_p, %l_n, %l_fb, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, %reg_fb, 0, 1, %reg_w]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    // (The remainder of a row tiled by one column, by @cpu.peel.)
+    transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+    transform.include @cpu.peel failures(propagate) (%l_fb) : (!transform.any_op) -> ()
+    // The reduction of every register tile, full or a remainder's: (n, oh,
+    // ow, fb, fi, ...), the filters last, along the vectors.
+    %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %step, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 0, 1, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %interchanged = transform.structured.interchange %step iterator_interchange = [0, 3, 4, 1, 2, 5, 6, 7]
+        : (!transform.any_op) -> !transform.any_op
+    }
+
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+    }
+    transform.include @cpu.filter_lanes_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
   }
 

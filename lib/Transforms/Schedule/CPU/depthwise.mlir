@@ -176,6 +176,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %group {
       transform.apply_patterns.int21.strided_windows
       transform.apply_patterns.int21.multiply_add_to_fma
+      transform.apply_patterns.int21.scalar_reads
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %group : !transform.any_op
@@ -186,6 +187,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %group {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.int21.scalar_reads
       transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
       transform.apply_patterns.canonicalization
     } : !transform.any_op

@@ -65,6 +65,14 @@ bool hasStaticTensorLoops(linalg::LinalgOp op) {
          llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
 }
 
+int64_t hintedExtent(int64_t extent) {
+  return ShapedType::isDynamic(extent) ? kDynamicExtentHint : extent;
+}
+
+SmallVector<int64_t> hintedLoopRanges(linalg::LinalgOp op) {
+  return llvm::map_to_vector(op.getStaticLoopRanges(), hintedExtent);
+}
+
 bool isAllParallel(linalg::LinalgOp op) {
   return op.getNumLoops() == op.getNumParallelLoops();
 }
@@ -100,7 +108,7 @@ linalg::LinalgOp getRoot(FusionGroupOp group) {
 
 /// True when `op` is elementwise over exactly the iteration space `shape`.
 bool isElementwiseOver(linalg::LinalgOp op, ArrayRef<int64_t> shape) {
-  return isAllParallel(op) && hasStaticTensorLoops(op) &&
+  return isAllParallel(op) && op.hasPureTensorSemantics() &&
          op->getNumResults() == 1 && op.getStaticLoopRanges() == shape;
 }
 

@@ -86,12 +86,22 @@ void registerScheduleContract(DialectRegistry &registry);
 
 // Classification (Common/Groups.cpp).
 bool hasStaticTensorLoops(linalg::LinalgOp op);
+/// The extent the default knobs assume for a dynamic loop: the generic code
+/// of a dynamic model has one schedule for every size (its tiles static,
+/// the remainders peeled), picked for mid-sized rows and sequences.
+constexpr int64_t kDynamicExtentHint = 32;
+/// `extent`, or kDynamicExtentHint where it is dynamic.
+int64_t hintedExtent(int64_t extent);
+/// The loop ranges of `op`, kDynamicExtentHint for each dynamic one.
+llvm::SmallVector<int64_t> hintedLoopRanges(linalg::LinalgOp op);
 bool isAllParallel(linalg::LinalgOp op);
 /// The ops of the group's body that the templates work on.
 llvm::SmallVector<linalg::LinalgOp> getLinalgOps(FusionGroupOp group);
 /// The op whose single result the group yields, if the group has that form.
 linalg::LinalgOp getRoot(FusionGroupOp group);
-/// True when `op` is elementwise over exactly the iteration space `shape`.
+/// True when `op` is elementwise over exactly the iteration space `shape`
+/// (dynamic extents where `shape` has them: the group's ops have the same
+/// extents there, since the group computes one value over them).
 bool isElementwiseOver(linalg::LinalgOp op, llvm::ArrayRef<int64_t> shape);
 bool isPlainMatmul(Operation *op);
 bool isPlainConv(Operation *op);

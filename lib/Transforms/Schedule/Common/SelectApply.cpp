@@ -345,6 +345,15 @@ private:
     if (!sequence)
       return failure();
     Knobs knobs = plan.knobs;
+    // Without threads, a group of dynamic extents keeps its plain loops: a
+    // thread tile over an extent only a run knows is no single iteration
+    // that the canonicalization could fold away.
+    if (!threads && target == ScheduleTarget::CPU &&
+        llvm::any_of(group->getResultTypes(), [](Type type) {
+          auto shaped = dyn_cast<ShapedType>(type);
+          return shaped && !shaped.hasStaticShape();
+        }))
+      return failure();
     if (!threads && target == ScheduleTarget::CPU) {
       // One thread tile covering everything: the templates' canonicalization
       // folds the single-iteration scf.forall away. (forall-to-for does not

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 using namespace mlir;
 using namespace int21;
@@ -195,6 +197,80 @@ LoopFullUnrollOp::applyToOne(transform::TransformRewriter &rewriter,
   if (failed(loopUnrollFull(loop)))
     return emitSilenceableError() << "could not unroll the loop at "
                                   << loop.getLoc();
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// Whether `op` lies in a fusion group that yields a tensor of dynamic
+/// extents (the generic code of a dynamic model).
+static bool inDynamicGroup(Operation *op) {
+  auto group = op->getParentOfType<FusionGroupOp>();
+  return group && llvm::any_of(group->getResultTypes(), [](Type t) {
+           auto shaped = dyn_cast<ShapedType>(t);
+           return shaped && !shaped.hasStaticShape();
+         });
+}
+
+// Both read their handle (the loops and ops it holds stay where they are,
+// as upstream's hoisting op leaves them) and change the payload.
+void TileDynamicByOneOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+void HoistSubsetsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+TileDynamicByOneOp::applyToOne(transform::TransformRewriter &rewriter,
+                               Operation *target,
+                               transform::ApplyToEachResultList &results,
+                               transform::TransformState &state) {
+  if (!inDynamicGroup(target))
+    return DiagnosedSilenceableFailure::success();
+  SmallVector<linalg::LinalgOp> dynamic;
+  // (An op with no static dimension longer than 1 has nothing to vectorize
+  // along: it stays a scalar loop, as its unit vectors would not lower.)
+  target->walk([&](linalg::LinalgOp op) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (op.hasPureTensorSemantics() &&
+        llvm::any_of(ranges, ShapedType::isDynamic) &&
+        llvm::any_of(ranges, [](int64_t r) {
+          return !ShapedType::isDynamic(r) && r > 1;
+        }))
+      dynamic.push_back(op);
+  });
+  for (linalg::LinalgOp op : dynamic) {
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t range : op.getStaticLoopRanges())
+      sizes.push_back(rewriter.getIndexAttr(ShapedType::isDynamic(range) ? 1
+                                                                        : 0));
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return emitSilenceableError()
+             << "could not tile the op at " << op->getLoc();
+    rewriter.replaceOp(op, tiled->replacements);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+HoistSubsetsOp::applyToOne(transform::TransformRewriter &rewriter,
+                           Operation *target,
+                           transform::ApplyToEachResultList &results,
+                           transform::TransformState &state) {
+  auto loop = dyn_cast<scf::ForOp>(target);
+  if (!loop)
+    return DiagnosedSilenceableFailure::success();
+  if (!inDynamicGroup(loop) || loop.getStaticTripCount())
+    (void)hoistLoopInvariantSubsets(rewriter, loop);
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -475,6 +551,24 @@ struct StridedSliceRead : OpRewritePattern<vector::TransferReadOp> {
 /// over the generic's box, is `c + b * d` in each result (see
 /// apply_patterns.int21.box_affine_maps): the input becomes a strided slice
 /// read with a projected permutation.
+/// A 0-d vector.transfer_read of a tensor, in a dynamic group, as a
+/// tensor.extract broadcast into the vector.
+struct ScalarRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (read.getVectorType().getRank() != 0 || read.getMask() ||
+        !isa<RankedTensorType>(read.getBase().getType()) ||
+        !inDynamicGroup(read))
+      return failure();
+    Value element = tensor::ExtractOp::create(
+        rewriter, read.getLoc(), read.getBase(), read.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+        read, read.getVectorType(), element);
+    return success();
+  }
+};
+
 struct BoxAffineMap : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   static constexpr int64_t kMaxPoints = 4096;
@@ -676,6 +770,11 @@ struct RankExpandingInsert : OpRewritePattern<tensor::InsertSliceOp> {
 void int21::ApplyStridedWindowsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   patterns.add<StridedWindowSlice, StridedSliceRead>(patterns.getContext());
+}
+
+void int21::ApplyScalarReadsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ScalarRead>(patterns.getContext());
 }
 
 void int21::ApplyBoxAffineMapsPatternsOp::populatePatterns(
