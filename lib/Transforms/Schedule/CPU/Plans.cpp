@@ -152,9 +152,8 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                  loops[7],
                  hintedExtent(inType.getDimSize(2)),
                  hintedExtent(inType.getDimSize(3))};
-    plan.knobs = filterLanesConvKnobs(plan.dims);
-    if (dynamic)
-      plan.knobs.erase("epilogue_regs");
+    plan.knobs = dynamic ? dynamicFilterLanesConvKnobs(plan.dims)
+                         : filterLanesConvKnobs(plan.dims);
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }

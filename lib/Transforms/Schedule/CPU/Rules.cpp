@@ -780,12 +780,31 @@ static Knobs filterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
   return filterLanesConvKnobs(dims);
 }
 
-/// @cpu.conv2d_filter_lanes_dynamic: the static template's knobs but the
-/// epilogue's place (its epilogue is a pass of its own).
-static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   Knobs knobs = filterLanesConvKnobs(dims);
+  if (knobs.empty())
+    return knobs;
+  // Its epilogue is a pass of its own.
   knobs.erase("epilogue_regs");
+  // Register tiles of 4 columns x up to 4 blocks of filters (16
+  // accumulators; a step 4 broadcasts and 4 weight vectors for 16 FMAs, as
+  // 8 x 2 has 10 loads for 16): the columns past the last full tile, a
+  // remainder of at most 3 whatever the row, run one by one, each reading
+  // the weight panel again; with tiles of 8, rows of 7 (the last stage of a
+  // 224 x 224 network) were 7 single columns.
+  int64_t blocks = dims[0] / 16;
+  int64_t regFb = blocks % 4 == 0 ? 4 : blocks % 2 == 0 ? 2 : 1;
+  knobs["reg_w"] = 4;
+  knobs["reg_fb"] = regFb;
+  knobs["par_fb"] = std::max(knobs["par_fb"], regFb);
+  if (knobs["par_fb"] % regFb != 0)
+    knobs["par_fb"] = regFb;
   return knobs;
+}
+
+/// @cpu.conv2d_filter_lanes_dynamic (dynamicFilterLanesConvKnobs).
+static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
+  return dynamicFilterLanesConvKnobs(dims);
 }
 
 static bool filterLanesConvCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,

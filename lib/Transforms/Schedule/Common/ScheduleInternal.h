@@ -164,6 +164,9 @@ Knobs transposedMatmulKnobs(int64_t f, int64_t p, int64_t k);
 Knobs conv2dKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.conv2d_filter_lanes on dims {f, oh, ow, c, kh, kw, ih, iw}.
 Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
+/// @cpu.conv2d_filter_lanes_dynamic on the same dims, dynamic extents given
+/// as kDynamicExtentHint.
+Knobs dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
 /// dims = c, oh, ow, kh, kw, ih, iw (padded), lanes.
 Knobs channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.matmul_panels on dims {m, n, k}.
