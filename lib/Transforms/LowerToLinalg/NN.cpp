@@ -428,9 +428,10 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
   }
 
   /// A 2-D convolution of one group whose filters fill whole vectors, with
-  /// the weight in blocks of 16 filters, [F/16, C, KH, KW, 16] (folded into
-  /// a constant by int21-outline-weights; each block contiguous, as in ONNX
-  /// Runtime's OIhw16o), over the loops (n, fb, fi, oh, ow, c, kh, kw):
+  /// the weight in blocks of `lanes` (16; 8 for a dynamic convolution of 8k
+  /// filters) filters, [F/16, C, KH, KW, 16] (folded into a constant by
+  /// int21-outline-weights; each block contiguous, as in ONNX Runtime's
+  /// OIhw16o), over the loops (n, fb, fi, oh, ow, c, kh, kw):
   /// output [N, F/16, 16, OH, OW] (a view of NCHW, collapsed back), input
   /// (n, c, oh * s + kh * d, ow * s + kw * d). @cpu.conv2d_filter_lanes
   /// runs its register tiles with the filters along the vectors, every lane
@@ -441,15 +442,15 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                RankedTensorType initType,
                                ArrayRef<int64_t> strides,
                                ArrayRef<int64_t> dilations,
-                               ValueRange dynamicSizes) {
+                               ValueRange dynamicSizes, int64_t lanes) {
     auto weightType = cast<RankedTensorType>(weight.getType());
     ArrayRef<int64_t> w = weightType.getShape();
     ArrayRef<int64_t> o = initType.getShape();
-    int64_t blocks = w[0] / 16;
+    int64_t blocks = w[0] / lanes;
     Value blocked = transposeTensor(b, loc, splitGroups(b, loc, weight, 0, blocks),
                                     {0, 2, 3, 4, 1});
     SmallVector<ReassociationIndices> toNCHW = {{0}, {1, 2}, {3}, {4}};
-    auto outType = RankedTensorType::get({o[0], blocks, 16, o[2], o[3]},
+    auto outType = RankedTensorType::get({o[0], blocks, lanes, o[2], o[3]},
                                          initType.getElementType());
     // The bias [F/16, 16] broadcast over the blocked output (or zeros).
     if (bias)
@@ -655,11 +656,17 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
         rewriter, loc, adaptor.getInput(), resultType,
         weightType.getShape().drop_front(2), strides, dilations, pads,
         /*ceil=*/false);
-    if (filterLanes && !depthwise && filters % 16 == 0 &&
-        isa<FloatType>(elementType) && constantWeight) {
+    // Blocks of 16 filters; on dynamic extents (no other schedule there
+    // vectorizes a convolution) blocks of 8 where 16 do not divide them.
+    int64_t lanes = filters % 16 == 0                                 ? 16
+                    : !resultType.hasStaticShape() && filters % 8 == 0 ? 8
+                                                                      : 0;
+    if (filterLanes && !depthwise && lanes && isa<FloatType>(elementType) &&
+        constantWeight) {
       rewriter.replaceOp(op, filterLanesConv(rewriter, loc, input, weight,
                                              adaptor.getBias(), resultType,
-                                             strides, dilations, sizes));
+                                             strides, dilations, sizes,
+                                             lanes));
       return success();
     }
     Value init = convInit(rewriter, loc, resultType, adaptor.getBias(),

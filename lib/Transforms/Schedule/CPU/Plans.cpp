@@ -152,6 +152,10 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                  loops[7],
                  hintedExtent(inType.getDimSize(2)),
                  hintedExtent(inType.getDimSize(3))};
+    // (The dynamic template's dims add the lanes: 16, or 8 for a
+    // convolution of 8k filters.)
+    if (dynamic)
+      plan.dims.push_back(loops[2]);
     plan.knobs = dynamic ? dynamicFilterLanesConvKnobs(plan.dims)
                          : filterLanesConvKnobs(plan.dims);
     tagWindowProducers(plan, group, root, anchor, ops);

@@ -781,7 +781,13 @@ static Knobs filterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
 }
 
 Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
-  Knobs knobs = filterLanesConvKnobs(dims);
+  if (dims.size() != 9 || dims[8] < 1 || dims[0] % dims[8] != 0)
+    return {};
+  // The static template's rules for the same blocks (of 16 lanes there).
+  int64_t blocks = dims[0] / dims[8];
+  SmallVector<int64_t> asSixteen(dims.take_front(8));
+  asSixteen[0] = blocks * 16;
+  Knobs knobs = filterLanesConvKnobs(asSixteen);
   if (knobs.empty())
     return knobs;
   // Its epilogue is a pass of its own.
@@ -792,8 +798,10 @@ Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   // remainder of at most 3 whatever the row, run one by one, each reading
   // the weight panel again; with tiles of 8, rows of 7 (the last stage of a
   // 224 x 224 network) were 7 single columns.
-  int64_t blocks = dims[0] / 16;
-  int64_t regFb = blocks % 4 == 0 ? 4 : blocks % 2 == 0 ? 2 : 1;
+  int64_t regFb = blocks % 4 == 0   ? 4
+                  : blocks % 3 == 0 ? 3
+                  : blocks % 2 == 0 ? 2
+                                    : 1;
   knobs["reg_w"] = 4;
   knobs["reg_fb"] = regFb;
   knobs["par_fb"] = std::max(knobs["par_fb"], regFb);

@@ -163,7 +163,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @cpu.conv2d_filter_lanes_dynamic(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_fb = transform.tune.knob<"par_fb"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 28, 56] -> !transform.param<i64>
-    %reg_fb = transform.tune.knob<"reg_fb"> options = [1, 2, 4] -> !transform.param<i64>
+    %reg_fb = transform.tune.knob<"reg_fb"> options = [1, 2, 3, 4] -> !transform.param<i64>
     %reg_w = transform.tune.knob<"reg_w"> options = [4, 6, 7, 8, 12, 14, 16] -> !transform.param<i64>
     %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
 
