@@ -140,8 +140,14 @@ static std::string describeGroup(FusionGroupOp group) {
   } else {
     os << main->getName().stripDialect();
     os << " ";
-    for (auto [i, size] : llvm::enumerate(main.getStaticLoopRanges()))
-      os << (i ? "x" : "") << size;
+    // (A dynamic size, of a dynamic model's generic code, as "?".)
+    for (auto [i, size] : llvm::enumerate(main.getStaticLoopRanges())) {
+      os << (i ? "x" : "");
+      if (ShapedType::isDynamic(size))
+        os << '?';
+      else
+        os << size;
+    }
     if (std::optional<std::string> node = nodeName(main->getLoc()))
       os << " (" << *node << ")";
   }
