@@ -708,8 +708,22 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   }
   func.setType(builder.getFunctionType(argTypes, resultTypes));
   func::ReturnOp::create(builder, modelLoc, results);
-  for (auto [i, output] : llvm::enumerate(graph.output()))
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
     func.setResultAttr(i, "onnx.name", builder.getStringAttr(output.name()));
+    // The model's names of the output's dynamic extents, as it declares
+    // them (labels: the code computes the extents).
+    auto actual = cast<RankedTensorType>(resultTypes[i]);
+    const auto &dims = output.type().tensor_type().shape().dim();
+    if (!actual.hasStaticShape() && dims.size() == size_t(actual.getRank()) &&
+        llvm::any_of(dims, [](const auto &d) { return d.has_dim_param(); })) {
+      SmallVector<Attribute> names;
+      for (auto [d, dim] : llvm::enumerate(dims))
+        names.push_back(builder.getStringAttr(
+            actual.isDynamicDim(d) && dim.has_dim_param() ? dim.dim_param()
+                                                          : std::string()));
+      func.setResultAttr(i, kDimParamsAttr, builder.getArrayAttr(names));
+    }
+  }
   for (auto [i, check] : llvm::enumerate(graphImporter.getIndexChecks())) {
     unsigned result = graph.output_size() + i;
     func.setResultAttr(result, "onnx.name",
