@@ -286,14 +286,6 @@ llvm::Error int21::parseShapeBucket(StringRef spec, SessionOptions &options) {
   return llvm::Error::success();
 }
 
-/// `shape` as `1x3x224x224`.
-static std::string dimsText(llvm::ArrayRef<int64_t> shape) {
-  std::string text;
-  for (auto [i, d] : llvm::enumerate(shape))
-    text += (i ? "x" : "") + std::to_string(d);
-  return text;
-}
-
 FailureOr<std::vector<std::map<std::string, std::vector<int64_t>>>>
 CompileSession::specializationShapes(const runtime::EngineMetadata &meta) {
   using Shapes = std::map<std::string, std::vector<int64_t>>;
@@ -445,7 +437,7 @@ LogicalResult CompileSession::emitEngine(
   for (const std::map<std::string, std::vector<int64_t>> &bucket : *buckets) {
     std::string shapes;
     for (const auto &[name, dims] : bucket)
-      shapes += (shapes.empty() ? "" : ",") + name + "=" + dimsText(dims);
+      shapes += (shapes.empty() ? "" : ",") + name + "=" + search::dimsText(dims);
     std::map<std::string, std::vector<int64_t>> given = opts.inputShapes;
     for (const auto &[name, dims] : bucket)
       opts.inputShapes[name] = dims;

@@ -77,6 +77,13 @@ bool isAllParallel(linalg::LinalgOp op) {
   return op.getNumLoops() == op.getNumParallelLoops();
 }
 
+bool yieldsDynamicShapes(FusionGroupOp group) {
+  return llvm::any_of(group->getResultTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && !shaped.hasStaticShape();
+  });
+}
+
 /// The ops of the group's body that the templates work on.
 SmallVector<linalg::LinalgOp> getLinalgOps(FusionGroupOp group) {
   SmallVector<linalg::LinalgOp> ops;

@@ -95,6 +95,9 @@ int64_t hintedExtent(int64_t extent);
 /// The loop ranges of `op`, kDynamicExtentHint for each dynamic one.
 llvm::SmallVector<int64_t> hintedLoopRanges(linalg::LinalgOp op);
 bool isAllParallel(linalg::LinalgOp op);
+/// Whether `group` yields a tensor of dynamic extents (the generic code of
+/// a dynamic model).
+bool yieldsDynamicShapes(FusionGroupOp group);
 /// The ops of the group's body that the templates work on.
 llvm::SmallVector<linalg::LinalgOp> getLinalgOps(FusionGroupOp group);
 /// The op whose single result the group yields, if the group has that form.

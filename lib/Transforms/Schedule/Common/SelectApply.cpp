@@ -349,10 +349,7 @@ private:
     // thread tile over an extent only a run knows is no single iteration
     // that the canonicalization could fold away.
     if (!threads && target == ScheduleTarget::CPU &&
-        llvm::any_of(group->getResultTypes(), [](Type type) {
-          auto shaped = dyn_cast<ShapedType>(type);
-          return shaped && !shaped.hasStaticShape();
-        }))
+        yieldsDynamicShapes(group))
       return failure();
     if (!threads && target == ScheduleTarget::CPU) {
       // One thread tile covering everything: the templates' canonicalization

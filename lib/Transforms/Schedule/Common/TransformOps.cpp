@@ -5,6 +5,8 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Schedule.h"
 
+#include "ScheduleInternal.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -204,10 +206,7 @@ LoopFullUnrollOp::applyToOne(transform::TransformRewriter &rewriter,
 /// extents (the generic code of a dynamic model).
 static bool inDynamicGroup(Operation *op) {
   auto group = op->getParentOfType<FusionGroupOp>();
-  return group && llvm::any_of(group->getResultTypes(), [](Type t) {
-           auto shaped = dyn_cast<ShapedType>(t);
-           return shaped && !shaped.hasStaticShape();
-         });
+  return group && schedule::yieldsDynamicShapes(group);
 }
 
 // Both read their handle (the loops and ops it holds stay where they are,
