@@ -48,14 +48,84 @@ void NodeImporter::setSymbolicOutput(unsigned i,
   // handlers marked symbolic read it, and they read the extents instead.
   SmallVector<int64_t> values;
   for (const SymbolicExtent &e : extents)
-    values.push_back(e.source ? 0 : e.constant);
+    values.push_back(e.isConstant() ? e.constant : 0);
   auto type = RankedTensorType::get(
       rank == 0 ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{(int64_t)values.size()},
       b.getI64Type());
   setOutput(i, constant(DenseElementsAttr::get(type, ArrayRef<int64_t>(values))));
   // Elements that are all constants are an ordinary constant.
-  if (llvm::any_of(extents, [](const SymbolicExtent &e) { return e.source; }))
+  if (llvm::any_of(extents,
+                   [](const SymbolicExtent &e) { return !e.isConstant(); }))
     graph.defineSymbolic(node.output(i), std::move(extents));
+}
+
+FailureOr<SmallVector<SymbolicExtent>>
+NodeImporter::extentsOf(unsigned i, StringRef what) {
+  if (const SmallVector<SymbolicExtent> *extents = symbolicInput(i))
+    return *extents;
+  RankedTensorType type = inputType(i);
+  if (!type || type.getRank() > 1)
+    return emitError() << "input '" << what
+                       << "' must be a scalar or a vector of integers",
+           failure();
+  FailureOr<SmallVector<int64_t>> values = constantInts(i, what);
+  if (failed(values))
+    return failure();
+  SmallVector<SymbolicExtent> extents;
+  for (int64_t v : *values)
+    extents.push_back({v, Value(), 0, Value()});
+  return extents;
+}
+
+Value int21::onnx_import::extentIndex(OpBuilder &b, Location loc,
+                                      const SymbolicExtent &extent) {
+  if (extent.value)
+    return extent.value;
+  if (extent.source &&
+      cast<RankedTensorType>(extent.source.getType()).isDynamicDim(extent.dim))
+    return tensor::DimOp::create(b, loc, extent.source, extent.dim);
+  int64_t constant =
+      extent.source
+          ? cast<RankedTensorType>(extent.source.getType()).getDimSize(extent.dim)
+          : extent.constant;
+  return arith::ConstantIndexOp::create(b, loc, constant);
+}
+
+Value int21::onnx_import::materializeExtents(OpBuilder &b, Location loc,
+                                             ArrayRef<SymbolicExtent> extents,
+                                             int64_t rank) {
+  SmallVector<Value> elements;
+  for (const SymbolicExtent &e : extents)
+    elements.push_back(arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                  extentIndex(b, loc, e)));
+  auto type = RankedTensorType::get(
+      rank == 0 ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{(int64_t)extents.size()},
+      b.getI64Type());
+  return tensor::FromElementsOp::create(b, loc, type, elements);
+}
+
+Value NodeImporter::extentValue(const SymbolicExtent &extent) {
+  return extentIndex(b, loc, extent);
+}
+
+Value NodeImporter::dataInput(unsigned i) {
+  if (const SmallVector<SymbolicExtent> *extents = symbolicInput(i))
+    return materializeExtents(b, loc, *extents, inputType(i).getRank());
+  return input(i);
+}
+
+bool NodeImporter::isExtentsInput(unsigned i) {
+  if (symbolicInput(i))
+    return true;
+  RankedTensorType type = inputType(i);
+  ElementsAttr attr;
+  return type && type.getRank() <= 1 &&
+         isa<IntegerType>(type.getElementType()) &&
+         matchPattern(input(i), m_Constant(&attr));
+}
+
+Value NodeImporter::extentOf(Value value, int64_t dim) {
+  return extentIndex(b, loc, {0, value, dim, Value()});
 }
 
 Value NodeImporter::input(unsigned i) {
@@ -356,6 +426,13 @@ Value NodeImporter::positions(int64_t rank, int64_t axis, int64_t size,
     values.push_back(APInt(width, i, /*isSigned=*/true));
   return constant(DenseElementsAttr::get(
       RankedTensorType::get(shape, elementType), values));
+}
+
+Value NodeImporter::positions(int64_t rank, int64_t axis, Value size) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = ShapedType::kDynamic;
+  return IotaOp::create(b, loc, RankedTensorType::get(shape, b.getI64Type()),
+                        ValueRange{size}, axis);
 }
 
 FailureOr<Value> NodeImporter::flattenAt(Value value, int64_t axis) {

@@ -26,13 +26,26 @@ namespace int21::onnx_import {
 
 class GraphImporter;
 
-/// An element of a shape the importer keeps symbolic: `constant`, or extent
-/// `dim` of `source` when `source` is set.
+/// An element of a shape the importer keeps symbolic: `constant`, extent
+/// `dim` of `source` when `source` is set, or, when `value` is set, an
+/// `index` the program computes from such extents (shape arithmetic).
 struct SymbolicExtent {
   int64_t constant = 0;
   Value source;
   int64_t dim = 0;
+  Value value;
+
+  bool isConstant() const { return !source && !value; }
 };
+
+/// The `index` an extent is: a constant, a `tensor.dim`, or its value.
+Value extentIndex(OpBuilder &b, Location loc, const SymbolicExtent &extent);
+
+/// A shape kept symbolic as the int64 tensor (of `rank` 0 or 1) it stands
+/// for, its elements computed in the program: for a node or an output that
+/// reads it as data.
+Value materializeExtents(OpBuilder &b, Location loc,
+                         ArrayRef<SymbolicExtent> extents, int64_t rank);
 
 class NodeImporter {
 public:
@@ -63,6 +76,18 @@ public:
   /// Sets output `i` to a shape kept symbolic, of `rank` 0 or 1 (int64).
   void setSymbolicOutput(unsigned i, SmallVector<SymbolicExtent> extents,
                          int64_t rank = 1);
+  /// The elements of input `i`: its symbolic extents, or the values of a
+  /// constant integer vector or scalar as constants; failure (with a
+  /// diagnostic naming `what`) otherwise.
+  FailureOr<SmallVector<SymbolicExtent>> extentsOf(unsigned i, StringRef what);
+  /// The `index` an extent is: a constant, a `tensor.dim`, or its value.
+  Value extentValue(const SymbolicExtent &extent);
+  /// Input `i` as data: a shape kept symbolic is materialised (the program
+  /// computes its elements), anything else is input(i).
+  Value dataInput(unsigned i);
+  /// Whether input `i` is a shape kept symbolic or a constant integer
+  /// scalar or vector: an operand of shape arithmetic.
+  bool isExtentsInput(unsigned i);
   /// The value of input `i`, which must be a constant; `what` names it in
   /// the error otherwise.
   FailureOr<mlir::DenseElementsAttr> constantInput(unsigned i, StringRef what);
@@ -154,6 +179,12 @@ public:
   /// 1) elements along `axis`.
   Value positions(int64_t rank, int64_t axis, int64_t size,
                   Type elementType = {});
+  /// positions() for an extent known at run time only: `size` is an
+  /// `index` (an int21.iota of i64).
+  Value positions(int64_t rank, int64_t axis, Value size);
+  /// Extent `dim` of `value`: a constant `index` when static, a
+  /// `tensor.dim` otherwise.
+  Value extentOf(Value value, int64_t dim);
 
 private:
   FailureOr<Value> finish(Operation *op);

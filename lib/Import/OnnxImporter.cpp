@@ -637,16 +637,16 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
           failed(graphImporter.lookup(node.input(i), loc)))
         return failure();
     const OpImportEntry &entry = table.find(node.op_type())->second;
+    // A shape computed from dynamic extents, read as data by a node that
+    // does not follow shapes: the program computes its elements.
     if (!entry.symbolic)
       for (unsigned i = 0; i < importer.numInputs(); ++i)
-        if (importer.symbolicInput(i))
-          return emitError(loc)
-                     << node.op_type() << ": input " << i << " ('"
-                     << node.input(i)
-                     << "') is a shape computed from dynamic extents, which "
-                        "int21 follows into Reshape only: give the model's "
-                        "inputs static shapes with --input-shape",
-                 failure();
+        if (const SmallVector<SymbolicExtent> *extents =
+                importer.symbolicInput(i))
+          graphImporter.define(
+              node.input(i),
+              materializeExtents(builder, loc, *extents,
+                                 importer.inputType(i).getRank()));
     if (!entry.dynamic)
       for (unsigned i = 0; i < importer.numInputs(); ++i) {
         if (!importer.hasInput(i))
@@ -674,12 +674,18 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   for (const onnx::ValueInfoProto &output : graph.output()) {
-    if (graphImporter.symbolic(output.name()))
-      return error() << "output '" << output.name()
-                     << "' is a shape computed from dynamic extents, which "
-                        "int21 does not compute at run time yet: give the "
-                        "model's inputs static shapes with --input-shape",
-             failure();
+    if (const SmallVector<SymbolicExtent> *extents =
+            graphImporter.symbolic(output.name())) {
+      FailureOr<Value> placeholder =
+          graphImporter.lookup(output.name(), modelLoc);
+      if (failed(placeholder))
+        return failure();
+      graphImporter.define(
+          output.name(),
+          materializeExtents(
+              builder, modelLoc, *extents,
+              cast<RankedTensorType>(placeholder->getType()).getRank()));
+    }
     FailureOr<Value> value = graphImporter.lookup(output.name(), modelLoc);
     if (failed(value))
       return failure();

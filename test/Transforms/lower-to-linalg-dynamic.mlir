@@ -168,3 +168,71 @@ func.func @pad_reflect(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
   %0 = int21.pad %x {pads = array<i64: 0, 1, 0, 1>, mode = #int21<pad_mode reflect>, value = 0.0 : f64} : (tensor<?x4xf32>) -> tensor<?x6xf32>
   return %0 : tensor<?x6xf32>
 }
+
+// -----
+
+// A reshape to extents the program computes (batch * heads): the element
+// counts are checked to agree, then the elements are viewed through 1-D;
+// one dynamic extent is an expand_shape, more a tensor.reshape by a shape
+// vector. (Reshapes compose: the second reads the input.)
+// CHECK-LABEL: func.func @reshape_computed
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x?x8xf32>, [[N:%.+]]: index, [[S:%.+]]: index)
+// CHECK:       cf.assert {{.*}} "Reshape: the shape computed at run time must hold as many elements as the input"
+// CHECK:       [[FLAT:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1, 2]] : tensor<?x?x8xf32> into tensor<?xf32>
+// CHECK:       [[SHAPE:%.+]] = tensor.from_elements [[N]], [[S]], %{{.+}} : tensor<3xindex>
+// CHECK:       tensor.reshape [[FLAT]]([[SHAPE]]) : (tensor<?xf32>, tensor<3xindex>) -> tensor<?x?x4xf32>
+// CHECK:       [[FLAT2:%.+]] = tensor.collapse_shape [[X]]
+// CHECK:       tensor.expand_shape [[FLAT2]] {{\[}}[0, 1]] output_shape {{\[}}[[N]], 8] : tensor<?xf32> into tensor<?x8xf32>
+func.func @reshape_computed(%x: tensor<?x?x8xf32>, %n: index, %s: index) -> tensor<?x8xf32> {
+  %0 = int21.reshape %x[%n, %s] : tensor<?x?x8xf32> to tensor<?x?x4xf32>
+  %1 = int21.reshape %0[%n] : tensor<?x?x4xf32> to tensor<?x8xf32>
+  return %1 : tensor<?x8xf32>
+}
+
+// -----
+
+// An expand to computed extents (ConstantOfShape of a computed shape), and
+// positions along a dynamic dimension.
+// CHECK-LABEL: func.func @expand_iota
+// CHECK-SAME:  ([[N:%.+]]: index)
+// CHECK:       [[INIT:%.+]] = tensor.empty([[N]], [[N]]) : tensor<?x?xf32>
+// CHECK:       linalg.generic {{.*}} ins(%{{.+}} : tensor<f32>) outs([[INIT]] : tensor<?x?xf32>)
+// CHECK:       [[PINIT:%.+]] = tensor.empty([[N]]) : tensor<1x?xi64>
+// CHECK:       linalg.generic {{.*}} outs([[PINIT]] : tensor<1x?xi64>)
+// CHECK:         [[I:%.+]] = linalg.index 1 : index
+// CHECK:         arith.index_cast [[I]] : index to i64
+func.func @expand_iota(%n: index) -> (tensor<?x?xf32>, tensor<1x?xi64>) {
+  %c = int21.constant dense<1.0> : tensor<f32>
+  %0 = int21.expand %c[%n, %n] : tensor<f32> to tensor<?x?xf32>
+  %1 = int21.iota [%n] {dimension = 1 : i64} : tensor<1x?xi64>
+  return %0, %1 : tensor<?x?xf32>, tensor<1x?xi64>
+}
+
+// -----
+
+// A dynamic input extent read as the expand's: checked.
+// CHECK-LABEL: func.func @expand_dynamic_input
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x1xf32>, [[N:%.+]]: index, [[M:%.+]]: index)
+// CHECK:       [[D:%.+]] = tensor.dim [[X]], %{{.+}} : tensor<?x1xf32>
+// CHECK:       [[SAME:%.+]] = arith.cmpi eq, [[D]], [[N]] : index
+// CHECK:       cf.assert [[SAME]], "Expand: input dimension 0 must match the shape's extent
+func.func @expand_dynamic_input(%x: tensor<?x1xf32>, %n: index, %m: index) -> tensor<?x?xf32> {
+  %0 = int21.expand %x[%n, %m] : tensor<?x1xf32> to tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A slice keeps a dynamic extent whole, and reads another at static
+// positions, checked to lie inside it.
+// CHECK-LABEL: func.func @slice_dynamic
+// CHECK-SAME:  ([[X:%.+]]: tensor<?x?x12xf32>)
+// CHECK:       [[N:%.+]] = tensor.dim [[X]], %{{.+}} : tensor<?x?x12xf32>
+// CHECK:       [[T:%.+]] = tensor.dim [[X]], %{{.+}} : tensor<?x?x12xf32>
+// CHECK:       [[IN:%.+]] = arith.cmpi slt, %{{.+}}, [[T]] : index
+// CHECK:       cf.assert [[IN]], "Slice: reads element 4 of input dimension 1, which is shorter at run time"
+// CHECK:       tensor.extract_slice [[X]][0, 1, 4] {{\[}}[[N]], 2, 4] [1, 3, 1] : tensor<?x?x12xf32> to tensor<?x2x4xf32>
+func.func @slice_dynamic(%x: tensor<?x?x12xf32>) -> tensor<?x2x4xf32> {
+  %0 = int21.slice %x {starts = array<i64: 0, 1, 4>, sizes = array<i64: -9223372036854775808, 2, 4>, steps = array<i64: 1, 3, 1>} : (tensor<?x?x12xf32>) -> tensor<?x2x4xf32>
+  return %0 : tensor<?x2x4xf32>
+}

@@ -579,9 +579,14 @@ void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   auto resultType = cast<ShapedType>(getType());
-  if (getInput().getType() == resultType)
+  // The same type is the same shape, unless two or more of its extents are
+  // given by `sizes` (which may split the elements differently).
+  if (getInput().getType() == resultType && getSizes().size() <= 1)
     return getInput();
-  if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
+  // Reshapes compose, except that a result whose extents come from its
+  // input's cannot take them from an earlier input that sizes differ from.
+  if (auto producer = getInput().getDefiningOp<ReshapeOp>();
+      producer && (!getSizes().empty() || producer.getSizes().empty())) {
     getInputMutable().assign(producer.getInput());
     return getResult();
   }
@@ -598,7 +603,8 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
   if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
-    return splat.resizeSplat(cast<ShapedType>(getType()));
+    if (getType().hasStaticShape())
+      return splat.resizeSplat(cast<ShapedType>(getType()));
   return {};
 }
 

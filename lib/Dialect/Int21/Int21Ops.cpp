@@ -641,9 +641,22 @@ void ReshapeOp::build(OpBuilder &builder, OperationState &state, Value input,
         input);
 }
 
+/// Checks that `sizes` gives one extent per dynamic dimension of `type`.
+static LogicalResult verifySizes(Operation *op, RankedTensorType type,
+                                 ValueRange sizes) {
+  if ((int64_t)sizes.size() == type.getNumDynamicDims())
+    return success();
+  return op->emitOpError() << "expects one size per dynamic extent of the "
+                              "result ("
+                           << type.getNumDynamicDims() << "), got "
+                           << sizes.size();
+}
+
 LogicalResult ReshapeOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getOutput().getType());
+  if (!getSizes().empty())
+    return verifySizes(*this, out, getSizes());
   // With dynamic extents the element counts agree at run time only: the
   // static ones must still divide into each other.
   if (!in.hasStaticShape() || !out.hasStaticShape())
@@ -660,13 +673,31 @@ LogicalResult ReshapeOp::verify() {
 LogicalResult ExpandOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getOutput().getType());
-  FailureOr<SmallVector<int64_t>> b =
-      broadcastShapes(in.getShape(), out.getShape());
-  if (in.getRank() > out.getRank() || failed(b) ||
-      ArrayRef<int64_t>(*b) != out.getShape())
+  if (failed(verifySizes(*this, out, getSizes())))
+    return failure();
+  // Aligned on the right, each input extent is 1 or the result's; a dynamic
+  // extent on either side agrees at run time.
+  bool broadcasts = in.getRank() <= out.getRank();
+  for (int64_t i = 0; broadcasts && i < in.getRank(); ++i) {
+    int64_t a = in.getDimSize(i),
+            r = out.getDimSize(i + out.getRank() - in.getRank());
+    broadcasts = a == 1 || a == r || ShapedType::isDynamic(a) ||
+                 ShapedType::isDynamic(r);
+  }
+  if (!broadcasts)
     return emitOpError() << "expects input shape " << shapeStr(in.getShape())
                          << " to broadcast to the result shape "
                          << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  auto type = cast<RankedTensorType>(getOutput().getType());
+  if (failed(verifySizes(*this, type, getSizes())))
+    return failure();
+  if (getDimension() < 0 || getDimension() >= type.getRank())
+    return emitOpError() << "expects a dimension in [0, " << type.getRank()
+                         << "), got " << getDimension();
   return success();
 }
 
@@ -721,13 +752,24 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     if (steps[d] == 0)
       return inferError(loc, name,
                         "expects non-zero steps, got 0 for dimension ", d);
+    int64_t dim = input.getDimSize(d);
+    if (ShapedType::isDynamic(sizes[d])) {
+      // A dynamic extent kept whole.
+      if (!ShapedType::isDynamic(dim) || starts[d] != 0 || steps[d] != 1)
+        return inferError(loc, name, "expects a size of ? only for a "
+                          "dynamic dimension kept whole, got it for dimension ",
+                          d);
+      continue;
+    }
     if (sizes[d] < 0)
       return inferError(loc, name, "expects non-negative sizes, got ", sizes[d],
                         " for dimension ", d);
     if (sizes[d] == 0)
       continue;
     int64_t last = starts[d] + (sizes[d] - 1) * steps[d];
-    int64_t dim = input.getDimSize(d);
+    // Within a dynamic extent, the engine checks the upper bound.
+    if (ShapedType::isDynamic(dim))
+      dim = std::numeric_limits<int64_t>::max();
     if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
       return inferError(loc, name, "reads out of bounds along dimension ", d,
                         ": elements ", starts[d], " to ", last, " of ", dim);

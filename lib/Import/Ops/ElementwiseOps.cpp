@@ -23,8 +23,62 @@ template <typename OpTy> LogicalResult importUnary(NodeImporter &n) {
   return n.setResult(n.create<OpTy>(n.input(0)));
 }
 
+/// Add, Sub, Mul and Div of shapes computed from dynamic extents (the shape
+/// arithmetic exporters write, such as batch * heads): `index` arithmetic in
+/// the program, folded where both sides are constants. A scalar or
+/// one-element side broadcasts.
+bool isExtentArithmetic(NodeImporter &n) {
+  StringRef op = n.opType();
+  return (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") &&
+         (n.symbolicInput(0) || n.symbolicInput(1)) && n.isExtentsInput(0) &&
+         n.isExtentsInput(1);
+}
+
+LogicalResult importExtentArithmetic(NodeImporter &n) {
+  StringRef op = n.opType();
+  FailureOr<SmallVector<SymbolicExtent>> lhs = n.extentsOf(0, "A");
+  if (failed(lhs))
+    return failure();
+  FailureOr<SmallVector<SymbolicExtent>> rhs = n.extentsOf(1, "B");
+  if (failed(rhs))
+    return failure();
+  size_t size = std::max(lhs->size(), rhs->size());
+  if ((lhs->size() != size && lhs->size() != 1) ||
+      (rhs->size() != size && rhs->size() != 1))
+    return n.emitError() << "shapes of " << lhs->size() << " and "
+                         << rhs->size() << " elements do not broadcast",
+           failure();
+  SmallVector<SymbolicExtent> result;
+  for (size_t i = 0; i < size; ++i) {
+    const SymbolicExtent &a = (*lhs)[lhs->size() == 1 ? 0 : i];
+    const SymbolicExtent &b = (*rhs)[rhs->size() == 1 ? 0 : i];
+    if (op == "Div" && b.isConstant() && b.constant == 0)
+      return n.emitError() << "divides a shape by 0", failure();
+    if (a.isConstant() && b.isConstant()) {
+      int64_t v = op == "Add"   ? a.constant + b.constant
+                  : op == "Sub" ? a.constant - b.constant
+                  : op == "Mul" ? a.constant * b.constant
+                                : a.constant / b.constant;
+      result.push_back({v, Value(), 0, Value()});
+      continue;
+    }
+    Value x = n.extentValue(a), y = n.extentValue(b);
+    Value v = op == "Add"   ? Value(arith::AddIOp::create(n.b, n.loc, x, y))
+              : op == "Sub" ? Value(arith::SubIOp::create(n.b, n.loc, x, y))
+              : op == "Mul" ? Value(arith::MulIOp::create(n.b, n.loc, x, y))
+                            : Value(arith::DivSIOp::create(n.b, n.loc, x, y));
+    result.push_back({0, Value(), 0, v});
+  }
+  int64_t rank = std::max(n.inputType(0).getRank(), n.inputType(1).getRank());
+  n.setSymbolicOutput(0, std::move(result), rank);
+  return success();
+}
+
 template <typename OpTy> LogicalResult importBinary(NodeImporter &n) {
-  return n.setResult(n.create<OpTy>(n.input(0), n.input(1)));
+  if (isExtentArithmetic(n))
+    return importExtentArithmetic(n);
+  // Anything else computes with a symbolic shape as data.
+  return n.setResult(n.create<OpTy>(n.dataInput(0), n.dataInput(1)));
 }
 
 /// Sum, Min, Max (and Mean): a left fold of the binary op over all inputs.
@@ -335,12 +389,9 @@ LogicalResult importClip(NodeImporter &n) {
 
 LogicalResult importCast(NodeImporter &n) {
   // A symbolic shape stays one through a cast to int64.
-  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
-    if (n.opType() != "Cast" ||
-        n.attrInt("to", 0) != onnx::TensorProto::INT64)
-      return n.emitError() << "casts a shape of dynamic extents to another "
-                              "type than int64",
-             failure();
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0);
+      extents && n.opType() == "Cast" &&
+      n.attrInt("to", 0) == onnx::TensorProto::INT64) {
     n.setSymbolicOutput(0, *extents, n.inputType(0).getRank());
     return success();
   }
@@ -355,7 +406,7 @@ LogicalResult importCast(NodeImporter &n) {
                            << " is not supported",
              failure();
   }
-  return n.setResult(n.create<CastOp>(n.input(0), to));
+  return n.setResult(n.create<CastOp>(n.dataInput(0), to));
 }
 
 } // namespace
@@ -449,5 +500,5 @@ void int21::onnx_import::registerElementwiseOps(OpImportTable &t) {
           "Equal", "Less",       "LessOrEqual", "Greater",
           "GreaterOrEqual", "Where", "Sum", "Min",      "Max",
           "Mean"});
-  allowSymbolicShapes(t, {"Cast"});
+  allowSymbolicShapes(t, {"Cast", "Add", "Sub", "Mul", "Div"});
 }

@@ -17,11 +17,19 @@ namespace {
 /// The offset j - i from the main diagonal of every element (i, j) of a
 /// rows x cols matrix, as i64: the difference of two position vectors, so
 /// that a large matrix needs no large constant (a small one folds to one).
-FailureOr<Value> diagonalOffsets(NodeImporter &n, int64_t rows, int64_t cols) {
+/// The matrix is the last two dimensions of `x`; extents known at run time
+/// only give positions the program computes (int21.iota).
+FailureOr<Value> diagonalOffsets(NodeImporter &n, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  auto along = [&](int64_t axis, int64_t dim) {
+    return type.isDynamicDim(dim) ? n.positions(2, axis, n.extentOf(x, dim))
+                                  : n.positions(2, axis, type.getDimSize(dim));
+  };
   // Built one after the other: as arguments of one call, the compiler would
   // choose their order, and with it the order of the ops in the IR.
-  Value columns = n.positions(2, 1, cols);
-  Value rowPositions = n.positions(2, 0, rows);
+  Value columns = along(1, rank - 1);
+  Value rowPositions = along(0, rank - 2);
   return n.create<SubOp>(columns, rowPositions);
 }
 
@@ -35,21 +43,23 @@ LogicalResult importTrilu(NodeImporter &n) {
     return n.emitError() << "expects an input of rank 2 or more, got rank "
                          << rank,
            failure();
-  int64_t k = 0;
-  if (n.hasInput(1)) {
-    FailureOr<SmallVector<int64_t>> given = n.constantInts(1, "k");
-    if (failed(given))
-      return failure();
-    if (given->size() != 1)
-      return n.emitError() << "input 'k' must hold one integer", failure();
-    k = given->front();
-  }
   bool upper = n.attrInt("upper", 1) != 0;
-  FailureOr<Value> offsets =
-      diagonalOffsets(n, x.getDimSize(rank - 2), x.getDimSize(rank - 1));
+  FailureOr<Value> offsets = diagonalOffsets(n, n.input(0));
   if (failed(offsets))
     return failure();
-  Value diagonal = n.splat(n.b.getI64Type(), k);
+  // k is a constant, or a value the engine reads at run time (a graph
+  // input, or computed): the mask compares with it either way.
+  Value diagonal = n.splat(n.b.getI64Type(), 0);
+  if (n.hasInput(1)) {
+    RankedTensorType kType = n.inputType(1);
+    if (!kType || !kType.hasStaticShape() || kType.getNumElements() != 1 ||
+        !kType.getElementType().isInteger(64))
+      return n.emitError() << "input 'k' must hold one int64", failure();
+    FailureOr<Value> k = n.reshape(n.dataInput(1), {});
+    if (failed(k))
+      return failure();
+    diagonal = *k;
+  }
   FailureOr<Value> mask = upper ? n.create<GreaterEqualOp>(*offsets, diagonal)
                                 : n.create<LessEqualOp>(*offsets, diagonal);
   if (failed(mask))
@@ -74,8 +84,7 @@ LogicalResult importEyeLike(NodeImporter &n) {
                            << " is not supported",
              failure();
   }
-  FailureOr<Value> offsets =
-      diagonalOffsets(n, x.getDimSize(0), x.getDimSize(1));
+  FailureOr<Value> offsets = diagonalOffsets(n, n.input(0));
   if (failed(offsets))
     return failure();
   FailureOr<Value> mask =
@@ -195,4 +204,5 @@ void int21::onnx_import::registerMaskOps(OpImportTable &t) {
   t["EyeLike"] = {importEyeLike, 9};
   t["OneHot"] = {importOneHot, 9};
   t["Hardmax"] = {importHardmax};
+  allowDynamicShapes(t, {"Trilu"});
 }

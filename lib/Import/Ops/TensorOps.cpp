@@ -87,12 +87,6 @@ LogicalResult importConstant(NodeImporter &n) {
 }
 
 LogicalResult importConstantOfShape(NodeImporter &n) {
-  FailureOr<SmallVector<int64_t>> shape = n.constantInts(0, "shape");
-  if (failed(shape))
-    return failure();
-  if (failed(checkedNumElements(*shape)))
-    return n.emitError() << "the shape has a negative or absurd dimension",
-           failure();
   Attribute element = n.b.getF32FloatAttr(0);
   if (const onnx::TensorProto *tensor = n.attrTensor("value")) {
     FailureOr<ElementsAttr> attr = n.tensorValue(*tensor);
@@ -103,7 +97,40 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
       return n.emitError() << "value must hold exactly one element", failure();
     element = *dense.getValues<Attribute>().begin();
   }
-  auto type = RankedTensorType::get(*shape, cast<TypedAttr>(element).getType());
+  Type elementType = cast<TypedAttr>(element).getType();
+  // A shape computed from dynamic extents: the value broadcast to extents
+  // the program computes.
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+    SmallVector<int64_t> shape;
+    SmallVector<Value> sizes;
+    for (const SymbolicExtent &e : *extents) {
+      auto source = e.source ? cast<RankedTensorType>(e.source.getType())
+                             : RankedTensorType();
+      if (e.isConstant() || (source && !source.isDynamicDim(e.dim))) {
+        int64_t extent = e.isConstant() ? e.constant : source.getDimSize(e.dim);
+        if (extent < 0)
+          return n.emitError() << "the shape has a negative dimension",
+                 failure();
+        shape.push_back(extent);
+        continue;
+      }
+      shape.push_back(ShapedType::kDynamic);
+      sizes.push_back(n.extentValue(e));
+    }
+    Value scalar = n.constant(
+        SplatElementsAttr::get(RankedTensorType::get({}, elementType), element));
+    n.setOutput(0, ExpandOp::create(n.b, n.loc,
+                                    RankedTensorType::get(shape, elementType),
+                                    scalar, sizes));
+    return success();
+  }
+  FailureOr<SmallVector<int64_t>> shape = n.constantInts(0, "shape");
+  if (failed(shape))
+    return failure();
+  if (failed(checkedNumElements(*shape)))
+    return n.emitError() << "the shape has a negative or absurd dimension",
+           failure();
+  auto type = RankedTensorType::get(*shape, elementType);
   n.setOutput(0, n.constant(SplatElementsAttr::get(type, element)));
   return success();
 }
@@ -154,31 +181,13 @@ LogicalResult importShape(NodeImporter &n) {
     SmallVector<SymbolicExtent> extents;
     for (int64_t i = start; i < end; ++i)
       extents.push_back(ShapedType::isDynamic(shape[i])
-                            ? SymbolicExtent{0, n.input(0), i}
-                            : SymbolicExtent{shape[i], Value(), 0});
+                            ? SymbolicExtent{0, n.input(0), i, Value()}
+                            : SymbolicExtent{shape[i], Value(), 0, Value()});
     n.setSymbolicOutput(0, std::move(extents));
     return success();
   }
   n.setOutput(0, n.constant(i64Vector(n, dims)));
   return success();
-}
-
-/// The elements of input `i`: its symbolic extents, or the values of a
-/// constant int64 vector or scalar as constants; failure otherwise.
-FailureOr<SmallVector<SymbolicExtent>> symbolicOrConstant(NodeImporter &n,
-                                                          unsigned i) {
-  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(i))
-    return *extents;
-  RankedTensorType type = n.inputType(i);
-  if (!type || type.getRank() > 1)
-    return failure();
-  FailureOr<SmallVector<int64_t>> values = n.constantInts(i, "shape");
-  if (failed(values))
-    return failure();
-  SmallVector<SymbolicExtent> extents;
-  for (int64_t v : *values)
-    extents.push_back({v, Value(), 0});
-  return extents;
 }
 
 LogicalResult importSize(NodeImporter &n) {
@@ -199,7 +208,8 @@ LogicalResult importTranspose(NodeImporter &n) {
 
 /// The value and dimension whose extent dynamic extent `dim` of `value`
 /// provably is, followed back through the ops that keep an extent: reshapes
-/// (whose dynamic extents stay in order), transposes, elementwise and
+/// (whose dynamic extents stay in order, or are given as extents of other
+/// tensors), slices (which keep them whole), transposes, elementwise and
 /// broadcasting ops (whose equal extents the engine checks), a product's
 /// rows and batch, a convolution's or pool's batch, a concatenation's
 /// extents off its axis.
@@ -224,9 +234,26 @@ std::pair<Value, int64_t> traceExtent(Value value, int64_t dim) {
     Value next;
     int64_t nextDim = -1;
     if (auto reshape = dyn_cast<ReshapeOp>(def)) {
-      next = reshape.getInput();
-      nextDim = nthDynamic(cast<RankedTensorType>(next.getType()),
-                           dynamicIndex(type, dim));
+      if (!reshape.getSizes().empty()) {
+        // An extent given to the reshape: followed when it is one of
+        // another tensor's.
+        auto given = reshape.getSizes()[dynamicIndex(type, dim)]
+                         .getDefiningOp<tensor::DimOp>();
+        std::optional<int64_t> index =
+            given ? given.getConstantIndex() : std::nullopt;
+        if (!index)
+          return {value, dim};
+        next = given.getSource();
+        nextDim = *index;
+      } else {
+        next = reshape.getInput();
+        nextDim = nthDynamic(cast<RankedTensorType>(next.getType()),
+                             dynamicIndex(type, dim));
+      }
+    } else if (isa<SliceOp>(def)) {
+      // A dynamic extent of a slice is one kept whole.
+      next = def->getOperand(0);
+      nextDim = dim;
     } else if (auto transpose = dyn_cast<TransposeOp>(def)) {
       next = transpose.getInput();
       nextDim = transpose.getPerm()[dim];
@@ -261,14 +288,135 @@ std::pair<Value, int64_t> traceExtent(Value value, int64_t dim) {
   }
 }
 
-/// Reshape to a shape computed from dynamic extents: each element is a
+/// Reshape to a shape whose extents the program computes at run time
+/// (shape arithmetic, extents of other tensors): the result's dynamic
+/// extents are given to the op, 0 copies the input's extent and -1 is what
+/// the others leave of the element count, as ONNX says.
+LogicalResult importComputedReshape(NodeImporter &n,
+                                    ArrayRef<SymbolicExtent> extents) {
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  bool allowZero = n.attrInt("allowzero", 0) != 0;
+  SmallVector<int64_t> shape;
+  SmallVector<Value> values(extents.size());
+  int64_t inferred = -1;
+  for (auto [i, e] : llvm::enumerate(extents)) {
+    if (e.isConstant()) {
+      if (e.constant == 0 && !allowZero) {
+        if ((int64_t)i >= x.getRank())
+          return n.emitError() << "shape entry " << i << " is 0 (copy) but "
+                               << "the input has rank " << x.getRank(),
+                 failure();
+        shape.push_back(x.getDimSize(i));
+        if (x.isDynamicDim(i))
+          values[i] = n.extentOf(data, i);
+        continue;
+      }
+      if (e.constant == -1) {
+        if (inferred >= 0)
+          return n.emitError() << "shape has more than one -1", failure();
+        inferred = i;
+        shape.push_back(ShapedType::kDynamic);
+        continue;
+      }
+      if (e.constant < 0)
+        return n.emitError() << "shape entry " << i << " is " << e.constant,
+               failure();
+      shape.push_back(e.constant);
+      continue;
+    }
+    if (e.source && !cast<RankedTensorType>(e.source.getType())
+                         .isDynamicDim(e.dim)) {
+      shape.push_back(
+          cast<RankedTensorType>(e.source.getType()).getDimSize(e.dim));
+      continue;
+    }
+    shape.push_back(ShapedType::kDynamic);
+    values[i] = n.extentValue(e);
+  }
+  if (inferred >= 0) {
+    // What the other extents leave of the input's elements: static when
+    // everything it depends on is.
+    int64_t staticOthers = 1;
+    bool othersStatic = true;
+    for (auto [i, d] : llvm::enumerate(shape)) {
+      if ((int64_t)i == inferred)
+        continue;
+      othersStatic &= !ShapedType::isDynamic(d);
+      if (!ShapedType::isDynamic(d))
+        staticOthers *= d;
+    }
+    // The input's dynamic extents, each provably one of the others' (the
+    // same extent of the same tensor), leave a static -1.
+    SmallVector<std::pair<Value, int64_t>> unmatched;
+    for (int64_t d = 0; d < x.getRank(); ++d)
+      if (x.isDynamicDim(d))
+        unmatched.push_back(traceExtent(data, d));
+    bool cancels = true;
+    for (auto [i, d] : llvm::enumerate(shape)) {
+      if ((int64_t)i == inferred || !ShapedType::isDynamic(d))
+        continue;
+      auto dim = values[i].getDefiningOp<tensor::DimOp>();
+      std::optional<int64_t> index =
+          dim ? dim.getConstantIndex() : std::nullopt;
+      auto *it = index ? llvm::find(unmatched,
+                                    traceExtent(dim.getSource(), *index))
+                       : unmatched.end();
+      if (it == unmatched.end()) {
+        cancels = false;
+        break;
+      }
+      unmatched.erase(it);
+    }
+    cancels &= unmatched.empty();
+    if (cancels && !othersStatic) {
+      int64_t staticIn = 1;
+      for (int64_t d : x.getShape())
+        if (!ShapedType::isDynamic(d))
+          staticIn *= d;
+      if (staticOthers == 0 || staticIn % staticOthers != 0)
+        return n.emitError() << "cannot reshape " << x << " to a shape with "
+                             << staticOthers
+                             << " static elements besides the -1",
+               failure();
+      shape[inferred] = staticIn / staticOthers;
+    } else if (x.hasStaticShape() && othersStatic) {
+      if (staticOthers == 0 || x.getNumElements() % staticOthers != 0)
+        return n.emitError() << "cannot reshape " << x << " to a shape with "
+                             << staticOthers << " elements besides the -1",
+               failure();
+      shape[inferred] = x.getNumElements() / staticOthers;
+    } else {
+      Value count = arith::ConstantIndexOp::create(n.b, n.loc, 1);
+      for (int64_t d = 0; d < x.getRank(); ++d)
+        count = arith::MulIOp::create(n.b, n.loc, count, n.extentOf(data, d));
+      Value others = arith::ConstantIndexOp::create(n.b, n.loc, staticOthers);
+      for (auto [i, v] : llvm::enumerate(values))
+        if ((int64_t)i != inferred && v)
+          others = arith::MulIOp::create(n.b, n.loc, others, v);
+      values[inferred] = arith::DivSIOp::create(n.b, n.loc, count, others);
+    }
+  }
+  SmallVector<Value> sizes;
+  for (auto [d, v] : llvm::zip(shape, values))
+    if (ShapedType::isDynamic(d))
+      sizes.push_back(v);
+  auto type = RankedTensorType::get(shape, x.getElementType());
+  n.setOutput(0, ReshapeOp::create(n.b, n.loc, type, data, sizes));
+  return success();
+}
+
+/// Reshape to a shape computed from dynamic extents. When each element is a
 /// constant (0 copies, -1 infers, as ONNX says) or an extent of the data
-/// itself, which keeps its place among the data's dynamic extents. Any
-/// other extent is known at run time only, and refused.
+/// itself that keeps its place among the data's dynamic extents, the result
+/// takes its extents from the data's (a reshape around them, which the
+/// schedules see through); otherwise importComputedReshape.
 LogicalResult importSymbolicReshape(NodeImporter &n,
                                     ArrayRef<SymbolicExtent> extents) {
   RankedTensorType x = n.inputType(0);
   Value data = n.input(0);
+  if (llvm::any_of(extents, [](const SymbolicExtent &e) { return e.value; }))
+    return importComputedReshape(n, extents);
   SmallVector<int64_t> shape;
   SmallVector<int64_t> sources;
   for (auto [i, e] : llvm::enumerate(extents)) {
@@ -300,11 +448,7 @@ LogicalResult importSymbolicReshape(NodeImporter &n,
       continue;
     }
     if (e.source != data)
-      return n.emitError() << "reshapes to extent " << e.dim
-                           << " of another tensor, known at run time only; "
-                              "give the model's inputs static shapes with "
-                              "--input-shape",
-             failure();
+      return importComputedReshape(n, extents);
     shape.push_back(ShapedType::kDynamic);
     sources.push_back(e.dim);
   }
@@ -319,10 +463,7 @@ LogicalResult importSymbolicReshape(NodeImporter &n,
     if (s >= 0)
       dynamicOut.push_back(s);
   if (dynamicIn != dynamicOut)
-    return n.emitError() << "reshapes the dynamic extents of " << x
-                         << " other than in place; give the model's inputs "
-                            "static shapes with --input-shape",
-           failure();
+    return importComputedReshape(n, extents);
   int64_t staticIn = 1, known = 1, inferred = -1;
   for (int64_t d : x.getShape())
     if (!ShapedType::isDynamic(d))
@@ -436,6 +577,11 @@ LogicalResult importSqueeze(NodeImporter &n) {
     FailureOr<int64_t> axis = n.normalizeAxis(a, x.getRank());
     if (failed(axis))
       return failure();
+    if (x.isDynamicDim(*axis))
+      return n.emitError() << "cannot squeeze dimension " << *axis
+                           << ", whose extent is dynamic (int21 squeezes "
+                              "static extents of 1)",
+             failure();
     if (x.getDimSize(*axis) != 1)
       return n.emitError() << "cannot squeeze dimension " << *axis
                            << " of size " << x.getDimSize(*axis),
@@ -490,12 +636,9 @@ LogicalResult importConcat(NodeImporter &n) {
   if (anySymbolic) {
     SmallVector<SymbolicExtent> all;
     for (unsigned i = 0; i < n.numInputs(); ++i) {
-      FailureOr<SmallVector<SymbolicExtent>> part = symbolicOrConstant(n, i);
+      FailureOr<SmallVector<SymbolicExtent>> part = n.extentsOf(i, "inputs");
       if (failed(part))
-        return n.emitError() << "concatenates a shape of dynamic extents with "
-                                "input "
-                             << i << ", which is no constant int64 vector",
-               failure();
+        return failure();
       llvm::append_range(all, *part);
     }
     n.setSymbolicOutput(0, std::move(all));
@@ -620,6 +763,25 @@ LogicalResult importSlice(NodeImporter &n) {
     if (step == 0)
       return n.emitError() << "steps must not be 0", failure();
     int64_t start = starts[i], end = ends[i];
+    if (ShapedType::isDynamic(dim)) {
+      // A dynamic extent is kept whole, or read at positions counted from
+      // its start, which the engine checks lie inside it (ONNX would clamp
+      // them; int21 refuses the run instead).
+      constexpr int64_t kToTheEnd = std::numeric_limits<int32_t>::max();
+      if (start == 0 && step == 1 && end >= kToTheEnd)
+        continue;
+      if (start < 0 || end < 0 || end >= kToTheEnd || step < 0)
+        return n.emitError()
+               << "slices dynamic dimension " << *axis << " of " << x
+               << " from " << start << " to " << end << " by " << step
+               << ": int21 slices a dynamic extent whole or at non-negative "
+                  "positions counted from its start only",
+               failure();
+      outStarts[*axis] = start;
+      outSizes[*axis] = end > start ? (end - start + step - 1) / step : 0;
+      outSteps[*axis] = step;
+      continue;
+    }
     if (start < 0)
       start = start < -dim ? -1 : start + dim;
     if (end < 0)
@@ -638,6 +800,14 @@ LogicalResult importSlice(NodeImporter &n) {
     outStarts[*axis] = size > 0 ? start : 0;
     outSizes[*axis] = size;
     outSteps[*axis] = step;
+  }
+  // Elements of a symbolic shape (a vector, whose extents are static).
+  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+    SmallVector<SymbolicExtent> picked;
+    for (int64_t j = 0; j < outSizes[0]; ++j)
+      picked.push_back((*extents)[outStarts[0] + j * outSteps[0]]);
+    n.setSymbolicOutput(0, std::move(picked));
+    return success();
   }
   return n.setResult(n.create<SliceOp>(
       n.input(0), n.b.getDenseI64ArrayAttr(outStarts),
@@ -744,7 +914,8 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Expand"] = {importExpand, 8};
   t["Pad"] = {importPad};
   allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat",
-                         "Shape", "Reshape", "Pad"});
+                         "Shape", "Reshape", "Pad", "Slice", "Squeeze",
+                         "Unsqueeze"});
   allowSymbolicShapes(t, {"Shape", "Gather", "Unsqueeze", "Squeeze", "Concat",
-                          "Reshape"});
+                          "Reshape", "ConstantOfShape", "Slice"});
 }

@@ -40,10 +40,40 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
         llvm::is_contained(steps, 0))
       return rewriter.notifyMatchFailure(op, "malformed slice");
     Location loc = op.getLoc();
+    // A dynamic dimension is kept whole (its extent is the input's) or read
+    // at static positions, which must lie inside it.
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    SmallVector<OpFoldResult> mixedSizes;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!inputType.isDynamicDim(d)) {
+        mixedSizes.push_back(rewriter.getIndexAttr(sizes[d]));
+        continue;
+      }
+      Value extent = tensor::DimOp::create(rewriter, loc, input, d);
+      if (ShapedType::isDynamic(sizes[d])) {
+        mixedSizes.push_back(extent);
+        dynamicSizes.push_back(extent);
+        continue;
+      }
+      mixedSizes.push_back(rewriter.getIndexAttr(sizes[d]));
+      if (sizes[d] == 0)
+        continue;
+      int64_t furthest =
+          std::max(starts[d], starts[d] + (sizes[d] - 1) * steps[d]);
+      Value inside = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt,
+          arith::ConstantIndexOp::create(rewriter, loc, furthest), extent);
+      assertHolds(rewriter, loc, inside,
+                  "Slice: reads element " + Twine(furthest) +
+                      " of input dimension " + Twine(d) +
+                      ", which is shorter at run time");
+    }
     if (llvm::all_of(steps, [](int64_t s) { return s > 0; })) {
       rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-          op, resultType, adaptor.getInput(), indexAttrs(rewriter, starts),
-          indexAttrs(rewriter, sizes), indexAttrs(rewriter, steps));
+          op, resultType, input, indexAttrs(rewriter, starts), mixedSizes,
+          indexAttrs(rewriter, steps));
       return success();
     }
     // Element j of dimension d reads starts[d] + j * steps[d]: an affine
@@ -53,11 +83,12 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
     for (int64_t d = 0; d < rank; ++d)
       exprs.push_back(getAffineDimExpr(d, ctx) * steps[d] + starts[d]);
     rewriter.replaceOp(
-        op, parallelGeneric(rewriter, loc, resultType, adaptor.getInput(),
+        op, parallelGeneric(rewriter, loc, resultType, input,
                             AffineMap::get(rank, 0, exprs, ctx),
                             [](OpBuilder &, Location, ValueRange args) {
                               return args[0];
-                            }));
+                            },
+                            dynamicSizes));
     return success();
   }
 };

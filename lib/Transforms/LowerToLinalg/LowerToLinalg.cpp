@@ -62,6 +62,33 @@ void lowering::assertExtent(OpBuilder &b, Location loc, Value actual,
       ((node.empty() ? "" : "node '" + node + "': ") + what).str());
 }
 
+void lowering::assertHolds(OpBuilder &b, Location loc, Value holds,
+                           const Twine &what) {
+  std::string node = nodeOf(loc);
+  cf::AssertOp::create(
+      b, loc, holds,
+      ((node.empty() ? "" : "node '" + node + "': ") + what).str());
+}
+
+Value lowering::elementCount(OpBuilder &b, Location loc, Value value,
+                             ValueRange sizes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t known = 1;
+  Value count;
+  for (int64_t d = 0, k = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d)) {
+      known *= type.getDimSize(d);
+      continue;
+    }
+    Value extent = sizes.empty() ? Value(tensor::DimOp::create(b, loc, value, d))
+                                 : sizes[k++];
+    count = count ? Value(arith::MulIOp::create(b, loc, count, extent)) : extent;
+  }
+  Value constant = arith::ConstantIndexOp::create(b, loc, known);
+  return count ? Value(arith::MulIOp::create(b, loc, count, constant))
+               : constant;
+}
+
 SmallVector<Value> lowering::dynamicSizesOf(OpBuilder &b, Location loc,
                                             Value value) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -360,7 +387,8 @@ struct LowerToLinalgPass
       }
       if (!isa<Int21Dialect>(op->getDialect()) ||
           op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
-          isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, ConvOp, MaxPoolOp,
+          isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp,
+              IotaOp, ConvOp, MaxPoolOp,
               AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))

@@ -33,6 +33,17 @@ Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 void assertExtent(OpBuilder &b, Location loc, Value actual,
                   mlir::OpFoldResult expected, const Twine &what);
 
+/// Asserts (cf.assert) that `holds` (an i1) is true; `what` says what the
+/// lowering relies on. Like assertExtent's, the check runs before the run
+/// when it depends on extents only.
+void assertHolds(OpBuilder &b, Location loc, Value holds, const Twine &what);
+
+/// The number of elements of a tensor like `value` (an `index`): its
+/// static extents times its dynamic ones, which are `sizes` when given (one
+/// per dynamic dimension) and `value`'s own otherwise.
+Value elementCount(OpBuilder &b, Location loc, Value value,
+                   ValueRange sizes = {});
+
 /// `tensor.dim` of each dynamic dimension of `value` (whose type has the
 /// extents of the tensor to create), in order.
 SmallVector<Value> dynamicSizesOf(OpBuilder &b, Location loc, Value value);

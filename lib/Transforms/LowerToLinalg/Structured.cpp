@@ -10,6 +10,7 @@
 #include "LowerToLinalg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -323,9 +324,76 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
   LogicalResult
   matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
+    if (op.getSizes().empty()) {
+      rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(),
+                                           adaptor.getInput(), resultType));
+      return success();
+    }
+    // Extents computed at run time: the element counts must agree (checked
+    // before the run), then the elements are viewed through 1-D.
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    Value have = elementCount(rewriter, loc, input);
+    Value want = elementCount(rewriter, loc, op.getResult(), op.getSizes());
+    assertExtent(rewriter, loc, want, have,
+                 "Reshape: the shape computed at run time must hold as many "
+                 "elements as the input");
+    Value flat = input;
+    if (inputType.getRank() == 0) {
+      flat = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({1}, inputType.getElementType()),
+          input, ArrayRef<ReassociationIndices>{});
+    } else if (inputType.getRank() > 1) {
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, inputType.getRank()));
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, input,
+                                             ArrayRef<ReassociationIndices>{all});
+    }
+    SmallVector<OpFoldResult> shape;
+    for (int64_t d = 0, k = 0; d < resultType.getRank(); ++d)
+      shape.push_back(resultType.isDynamicDim(d)
+                          ? OpFoldResult(op.getSizes()[k++])
+                          : OpFoldResult(rewriter.getIndexAttr(
+                                resultType.getDimSize(d))));
+    // One expand_shape splits 1-D into one dynamic extent and static ones;
+    // two or more dynamic extents take a tensor.reshape by a shape vector
+    // (upstream's expand-strided-metadata cannot lower an expand_shape whose
+    // group holds more than one dynamic extent).
+    if (op.getSizes().size() > 1) {
+      SmallVector<Value> extents =
+          getValueOrCreateConstantIndexOp(rewriter, loc, shape);
+      Value shapeVector = tensor::FromElementsOp::create(rewriter, loc, extents);
+      rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType, flat,
+                                                     shapeVector);
+      return success();
+    }
+    SmallVector<ReassociationIndices> all;
+    if (resultType.getRank() > 0)
+      all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank())));
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, resultType, flat,
+                                                       all, shape);
+    return success();
+  }
+};
+
+struct IotaLowering : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t dimension = op.getDimension();
     rewriter.replaceOp(
-        op, reshapeTensor(rewriter, op.getLoc(), adaptor.getInput(),
-                          cast<RankedTensorType>(signlessType(op.getType()))));
+        op, parallelGeneric(
+                rewriter, op.getLoc(), resultType, ValueRange(), {},
+                [&](OpBuilder &b, Location loc, ValueRange) -> Value {
+                  Value index = linalg::IndexOp::create(b, loc, dimension);
+                  return arith::IndexCastOp::create(
+                      b, loc, resultType.getElementType(), index);
+                },
+                op.getSizes()));
     return success();
   }
 };
@@ -336,11 +404,42 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    // A dynamic extent of the input is read as the result's at its place.
+    int64_t offset = resultType.getRank() - inputType.getRank();
+    SmallVector<int64_t, 4> sizeIndex(resultType.getRank(), -1);
+    for (int64_t d = 0, k = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        sizeIndex[d] = k++;
+    for (int64_t i = 0; i < inputType.getRank(); ++i) {
+      int64_t d = i + offset;
+      if (!inputType.isDynamicDim(i) && !resultType.isDynamicDim(d))
+        continue;
+      if (!inputType.isDynamicDim(i) && inputType.getDimSize(i) == 1)
+        continue;
+      OpFoldResult extent =
+          resultType.isDynamicDim(d)
+              ? OpFoldResult(op.getSizes()[sizeIndex[d]])
+              : OpFoldResult(rewriter.getIndexAttr(resultType.getDimSize(d)));
+      Value actual =
+          inputType.isDynamicDim(i)
+              ? Value(tensor::DimOp::create(rewriter, loc, input, i))
+              : Value(arith::ConstantIndexOp::create(rewriter, loc,
+                                                     inputType.getDimSize(i)));
+      assertExtent(rewriter, loc, actual, extent,
+                   "Expand: input dimension " + Twine(i) +
+                       " must match the shape's extent (int21 broadcasts "
+                       "dynamic extents against static ones of 1)");
+    }
+    AffineMap map = broadcastIndexingMap(
+        op.getContext(), inputType.getShape(), resultType.getShape());
     rewriter.replaceOp(
-        op,
-        broadcastingGeneric(
-            rewriter, op.getLoc(), resultType, adaptor.getInput(),
-            [](OpBuilder &, Location, ValueRange args) { return args[0]; }));
+        op, parallelGeneric(
+                rewriter, loc, resultType, input, map,
+                [](OpBuilder &, Location, ValueRange args) { return args[0]; },
+                op.getSizes()));
     return success();
   }
 };
@@ -686,7 +785,7 @@ struct EinsumLowering : OpConversionPattern<EinsumOp> {
 void lowering::populateStructuredLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns, bool panels) {
   patterns.add<MatMulLowering>(converter, patterns.getContext(), panels);
-  patterns.add<ConstantLowering, EinsumLowering, TransposeLowering,
+  patterns.add<ConstantLowering, EinsumLowering, TransposeLowering, IotaLowering,
                ReshapeLowering, ExpandLowering, SoftmaxLowering,
                LogSoftmaxLowering, ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
                ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,

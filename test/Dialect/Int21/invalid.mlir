@@ -959,3 +959,36 @@ func.func @cumsum_axis(%x: tensor<3x4xf32>) {
   %0 = int21.cumsum %x {axis = 2 : i64, exclusive = false, reverse = false} : tensor<3x4xf32>
   return
 }
+
+// -----
+
+func.func @reshape_sizes(%x: tensor<?x8xf32>, %n: index) {
+  // expected-error @+1 {{'int21.reshape' op expects one size per dynamic extent of the result (2), got 1}}
+  %0 = int21.reshape %x[%n] : tensor<?x8xf32> to tensor<?x?x4xf32>
+  return
+}
+
+// -----
+
+func.func @expand_sizes(%x: tensor<1xf32>) {
+  // expected-error @+1 {{'int21.expand' op expects one size per dynamic extent of the result (1), got 0}}
+  %0 = int21.expand %x : tensor<1xf32> to tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @iota_dimension(%n: index) {
+  // expected-error @+1 {{'int21.iota' op expects a dimension in [0, 2), got 2}}
+  %0 = int21.iota [%n] {dimension = 2 : i64} : tensor<1x?xi64>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic_size(%x: tensor<4x?xf32>) {
+  // expected-error @+2 {{'int21.slice' op expects a size of ? only for a dynamic dimension kept whole, got it for dimension 0}}
+  // expected-error @+1 {{'int21.slice' op failed to infer returned types}}
+  %0 = int21.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: -9223372036854775808, -9223372036854775808>, steps = array<i64: 1, 1>} : (tensor<4x?xf32>) -> tensor<?x?xf32>
+  return
+}

@@ -283,6 +283,83 @@ def residual(out, rng):
     save(out, "dynamic_residual", graph, sets)
 
 
+def attention(out, rng):
+    """Causal self-attention of two heads over a sequence of any length, as
+    PyTorch exports it: the shapes computed from Shape (batch * heads, the
+    causal mask's [T, T] from ConstantOfShape and Trilu), q, k and v sliced
+    from one projection, reshapes to extents the program computes."""
+    i64 = lambda name, values: numpy_helper.from_array(
+        np.array(values, np.int64), name)
+    wqkv = (rng.standard_normal((8, 24)) / 3).astype(np.float32)
+    nodes = [
+        helper.make_node("MatMul", ["x", "wqkv"], ["qkv"]),
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero"], ["b"], axis=0),
+        helper.make_node("Gather", ["shape", "one"], ["t"], axis=0),
+        helper.make_node("Mul", ["b", "heads"], ["bh"]),
+        helper.make_node("Unsqueeze", ["b", "axes"], ["b1"]),
+        helper.make_node("Unsqueeze", ["t", "axes"], ["t1"]),
+        helper.make_node("Unsqueeze", ["bh", "axes"], ["bh1"]),
+        helper.make_node("Concat", ["b1", "t1", "heads1", "four"], ["s4"],
+                         axis=0),
+        helper.make_node("Concat", ["bh1", "t1", "four"], ["s3"], axis=0),
+        helper.make_node("Concat", ["t1", "t1"], ["tt"], axis=0),
+        helper.make_node("ConstantOfShape", ["tt"], ["full"],
+                         value=numpy_helper.from_array(
+                             np.array([-np.inf], np.float32))),
+        helper.make_node("Trilu", ["full", "one"], ["mask"], upper=1),
+    ]
+    for name, start in (("q", 0), ("k", 8), ("v", 16)):
+        nodes += [
+            helper.make_node("Slice", ["qkv", f"{name}_start", f"{name}_end",
+                                       "last"], [f"{name}_flat"]),
+            helper.make_node("Reshape", [f"{name}_flat", "s4"], [f"{name}4"]),
+            helper.make_node("Transpose", [f"{name}4"], [f"{name}t"],
+                             perm=[0, 2, 1, 3]),
+            helper.make_node("Reshape", [f"{name}t", "s3"], [name]),
+        ]
+    nodes += [
+        helper.make_node("Transpose", ["k"], ["k_tr"], perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["q", "k_tr"], ["qk"]),
+        helper.make_node("Div", ["qk", "scale"], ["scores"]),
+        helper.make_node("Add", ["scores", "mask"], ["masked"]),
+        helper.make_node("Softmax", ["masked"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "v"], ["o"]),
+        helper.make_node("Concat", ["b1", "heads1", "t1", "four"], ["o4s"],
+                         axis=0),
+        helper.make_node("Reshape", ["o", "o4s"], ["o4"]),
+        helper.make_node("Transpose", ["o4"], ["ot"], perm=[0, 2, 1, 3]),
+        helper.make_node("Concat", ["b1", "t1", "minus"], ["ys"], axis=0),
+        helper.make_node("Reshape", ["ot", "ys"], ["y"]),
+    ]
+    inits = [numpy_helper.from_array(wqkv, "wqkv"),
+             numpy_helper.from_array(np.array(2, np.float32), "scale"),
+             i64("zero", 0), i64("one", 1), i64("heads", 2),
+             i64("heads1", [2]), i64("four", [4]), i64("axes", [0]),
+             i64("last", [2]), i64("minus", [-1])]
+    for name, start in (("q", 0), ("k", 8), ("v", 16)):
+        inits += [i64(f"{name}_start", [start]), i64(f"{name}_end", [start + 8])]
+    graph = helper.make_graph(
+        nodes, "dynamic_attention",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["B", "T", 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["B", "T", 8])],
+        inits)
+    sets = []
+    for b, t in ((1, 1), (2, 5), (3, 17)):
+        x = rng.standard_normal((b, t, 8)).astype(np.float32)
+        qkv = x.astype(np.float64) @ wqkv
+        heads = [qkv[..., s:s + 8].reshape(b, t, 2, 4).transpose(0, 2, 1, 3)
+                 for s in (0, 8, 16)]
+        q, k, v = (h.reshape(b * 2, t, 4) for h in heads)
+        scores = q @ k.transpose(0, 2, 1) / 2
+        scores = scores + np.triu(np.full((t, t), -np.inf), 1)
+        e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        p = e / e.sum(axis=-1, keepdims=True)
+        o = (p @ v).reshape(b, 2, t, 4).transpose(0, 2, 1, 3).reshape(b, t, 8)
+        sets.append(([("x", x)], [("y", o.astype(np.float32))]))
+    save(out, "dynamic_attention", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -292,6 +369,7 @@ def main(out):
     cnn(out, rng)
     rows(out, rng)
     residual(out, rng)
+    attention(out, rng)
 
 
 if __name__ == "__main__":

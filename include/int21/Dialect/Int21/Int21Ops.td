@@ -442,35 +442,80 @@ def Int21_TransposeOp : Int21_DynamicOp<"transpose",
 
 def Int21_ReshapeOp : Int21_DynamicOp<"reshape",
     [Pure, AllElementTypesMatch<["input", "output"]>]> {
-  let summary = "reinterpretation of the elements in a new static shape";
+  let summary = "reinterpretation of the elements in a new shape";
   let description = [{
     Keeps the elements in row-major order and gives them the result's shape;
     both have the same number of elements. ONNX Reshape (0 and -1 resolved),
     Flatten, Squeeze and Unsqueeze all import as this op.
+
+    The result's dynamic extents are `sizes` (one `index` per dynamic
+    dimension, in order) when given, extents computed at run time (shape
+    arithmetic on other extents). Without `sizes` they are the input's
+    dynamic extents, in the same order: the reshape only joins or splits the
+    static extents around them. The element counts agree at run time; the
+    engine checks it before the run.
+
+    ```mlir
+    %r = int21.reshape %x [%n4] : tensor<?x256xf32> to tensor<?x64xf32>
+    ```
   }];
-  let arguments = (ins Int21_Tensor:$input);
+  let arguments = (ins Int21_Tensor:$input, Variadic<Index>:$sizes);
   let results = (outs Int21_Tensor:$output);
-  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let assemblyFormat = [{
+    $input (`[` $sizes^ `]`)? attr-dict `:` type($input) `to` type($output)
+  }];
   let builders = [
-    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape)>
+    OpBuilder<(ins "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$shape)>,
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::Value":$input), [{
+      build($_builder, $_state, output, input, ::mlir::ValueRange());
+    }]>
   ];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Int21_ExpandOp : Int21_Op<"expand",
+def Int21_ExpandOp : Int21_DynamicOp<"expand",
     [Pure, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "broadcast to a larger shape";
   let description = [{
     Broadcasts `input` to the result's shape with ONNX rules (ONNX Expand with
-    its shape resolved). The result shape is the broadcast of the input shape
-    and the requested one.
+    its shape resolved, ConstantOfShape of a computed shape). The result
+    shape is the broadcast of the input shape and the requested one. The
+    result's dynamic extents are `sizes`, one `index` per dynamic dimension in
+    order. A dynamic extent of the input is read as the result's extent at
+    its place, which the engine checks before the run (int21 broadcasts
+    dynamic extents against static 1s only).
   }];
-  let arguments = (ins Int21_Tensor:$input);
+  let arguments = (ins Int21_Tensor:$input, Variadic<Index>:$sizes);
   let results = (outs Int21_Tensor:$output);
-  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let assemblyFormat = [{
+    $input (`[` $sizes^ `]`)? attr-dict `:` type($input) `to` type($output)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::Value":$input), [{
+      build($_builder, $_state, output, input, ::mlir::ValueRange());
+    }]>
+  ];
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+def Int21_IotaOp : Int21_DynamicOp<"iota", [Pure]> {
+  let summary = "positions along one dimension";
+  let description = [{
+    Every element is its own index along `dimension` (as i64): the positions
+    ONNX Range, Trilu and the windows compute with, for extents known at run
+    time only (static ones are constants). `sizes` gives the result's dynamic
+    extents, one `index` per dynamic dimension in order.
+
+    ```mlir
+    %p = int21.iota [%n] {dimension = 1 : i64} : tensor<1x?xi64>
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$sizes, I64Attr:$dimension);
+  let results = (outs RankedTensorOf<[I64]>:$output);
+  let assemblyFormat = "(`[` $sizes^ `]`)? attr-dict `:` type($output)";
+  let hasVerifier = 1;
 }
 
 def Int21_ConcatOp : Int21_DynamicOp<"concat",
@@ -483,7 +528,7 @@ def Int21_ConcatOp : Int21_DynamicOp<"concat",
   let hasFolder = 1;
 }
 
-def Int21_SliceOp : Int21_Op<"slice",
+def Int21_SliceOp : Int21_DynamicOp<"slice",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["input", "output"]>]> {
   let summary = "strided slice, with negative steps";
   let description = [{
@@ -491,7 +536,9 @@ def Int21_SliceOp : Int21_Op<"slice",
     `starts[d] + j * steps[d]` of `input`, for `j` in `[0, sizes[d])`. Every
     dimension has an entry; `steps` may be negative, never 0. The importer
     resolves ONNX's negative and clamped indices into this form. (ONNX Split
-    imports as slices.)
+    imports as slices.) A dynamic dimension of `input` is either kept whole
+    (start 0, step 1, size `?`: the result's extent is the input's) or read
+    at static positions that the engine checks lie inside it.
   }];
   let arguments = (ins Int21_Tensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps);
