@@ -86,6 +86,7 @@ void int21::buildInt21CPUCodegenPipeline(
     if (gpuSchedules)
       func.addPass(createInt21GPUExpandHostCopies());
     func.addPass(createInt21ExpandStridedCopies());
+    func.addPass(createInt21DynamicExpandViews());
   }
   // Kernels: every loop nest a function of its own, for LLVM to compile
   // apart (in parallel, and cached: see lib/Compiler/ObjectCache.cpp).

@@ -172,15 +172,14 @@ func.func @pad_reflect(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
 // -----
 
 // A reshape to extents the program computes (batch * heads): the element
-// counts are checked to agree, then the elements are viewed through 1-D;
-// one dynamic extent is an expand_shape, more a tensor.reshape by a shape
-// vector. (Reshapes compose: the second reads the input.)
+// counts are checked to agree, then the elements are viewed through 1-D
+// (int21-dynamic-expand-views later views an expansion into several
+// dynamic extents). Reshapes compose: the second reads the input.
 // CHECK-LABEL: func.func @reshape_computed
 // CHECK-SAME:  ([[X:%.+]]: tensor<?x?x8xf32>, [[N:%.+]]: index, [[S:%.+]]: index)
 // CHECK:       cf.assert {{.*}} "Reshape: the shape computed at run time must hold as many elements as the input"
 // CHECK:       [[FLAT:%.+]] = tensor.collapse_shape [[X]] {{\[}}[0, 1, 2]] : tensor<?x?x8xf32> into tensor<?xf32>
-// CHECK:       [[SHAPE:%.+]] = tensor.from_elements [[N]], [[S]], %{{.+}} : tensor<3xindex>
-// CHECK:       tensor.reshape [[FLAT]]([[SHAPE]]) : (tensor<?xf32>, tensor<3xindex>) -> tensor<?x?x4xf32>
+// CHECK:       tensor.expand_shape [[FLAT]] {{\[}}[0, 1, 2]] output_shape {{\[}}[[N]], [[S]], 4] : tensor<?xf32> into tensor<?x?x4xf32>
 // CHECK:       [[FLAT2:%.+]] = tensor.collapse_shape [[X]]
 // CHECK:       tensor.expand_shape [[FLAT2]] {{\[}}[0, 1]] output_shape {{\[}}[[N]], 8] : tensor<?xf32> into tensor<?x8xf32>
 func.func @reshape_computed(%x: tensor<?x?x8xf32>, %n: index, %s: index) -> tensor<?x8xf32> {

@@ -96,6 +96,22 @@ def Int21DecomposeAggregates : Pass<"int21-decompose-aggregates", "::mlir::func:
   }];
 }
 
+def Int21DynamicExpandViews : Pass<"int21-dynamic-expand-views", "::mlir::func::FuncOp"> {
+  let summary = "View memref.expand_shape with several dynamic extents in a group through memref.reinterpret_cast";
+  let description = [{
+    Splitting one dimension into several dynamic extents (the [B * T, N]
+    product of a dynamic model's linear layer viewed as [B, T, N], a reshape
+    to extents computed at run time) is an expand_shape whose reassociation
+    group holds more than one dynamic extent, which upstream's
+    `expand-strided-metadata` cannot lower. This pass rewrites each into a
+    `memref.reinterpret_cast` of the source's base buffer: the source's
+    offset, the expanded sizes, and the strides of each group's dimensions
+    from the source dimension's stride times the extents inside it.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def Int21ExpandStridedCopies : Pass<"int21-expand-strided-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn memref.copy between strided buffers into row loops of vector transfers";
   let description = [{

@@ -586,10 +586,23 @@ struct LowerToLinalgPass
           auto consumer = cast<linalg::GenericOp>(op);
           for (OpOperand *operand : consumer.getDpsInputOperands()) {
             Operation *producer = operand->get().getDefiningOp();
+            // The fused op takes the consumer's place: the producer's other
+            // uses must come after it (a view of the producer's result read
+            // by a later op of the epilogue may sit in between, where the
+            // dynamic extents of a reshape kept it from folding away).
+            auto usedBefore = [&](Operation *producer) {
+              return llvm::any_of(producer->getUsers(), [&](Operation *user) {
+                Operation *inBlock =
+                    group.getBody().front().findAncestorOpInBlock(*user);
+                return inBlock && inBlock != consumer &&
+                       inBlock->isBeforeInBlock(consumer);
+              });
+            };
             if (!elementwise(producer) ||
                 producer->getParentOp() != group.getOperation() ||
                 !afterAnchor(operand->get()) ||
-                !linalg::areElementwiseOpsFusable(operand))
+                !linalg::areElementwiseOpsFusable(operand) ||
+                usedBefore(producer))
               continue;
             rewriter.setInsertionPoint(consumer);
             FailureOr<linalg::ElementwiseOpFusionResult> result =

@@ -91,9 +91,12 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     Type element = resultType.getElementType();
     int64_t m = resultType.getDimSize(0), blocks = resultType.getDimSize(1) / 16;
     Value panels = columnPanels(b, loc, rhs, /*transposed=*/false);
+    SmallVector<Value> rows;
+    if (ShapedType::isDynamic(m))
+      rows.push_back(tensor::DimOp::create(b, loc, lhs, 0));
     Value init = filledTensor(
         b, loc, RankedTensorType::get({m, blocks, 16}, element),
-        zeroAttr(b, element));
+        zeroAttr(b, element), rows);
     Value product =
         panelProduct(b, loc, lhs, /*lhsTransposed=*/false, panels, init);
     return tensor::CollapseShapeOp::create(
@@ -184,6 +187,42 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     };
     if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
       checkExtents();
+    // Rows of dynamic extent (a dynamic model's linear layers, [b..., m, k]
+    // x [k, n]) against a constant weight: the panel product over the rows
+    // flattened, viewed back as [b..., m, n].
+    if (panels && !resultType.hasStaticShape() && rhsType.getRank() == 2 &&
+        lhsType.getRank() == rank && rhsType.hasStaticShape() &&
+        !lhsType.isDynamicDim(rank - 1) &&
+        wantsPanels(rhs, std::numeric_limits<int64_t>::max(), elementType)) {
+      int64_t n = rhsType.getDimSize(1), k = rhsType.getDimSize(0);
+      Value flat = lhs;
+      if (rank > 2) {
+        SmallVector<ReassociationIndices> rowsAndK = {
+            llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
+        flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rowsAndK);
+      }
+      auto flatResult = RankedTensorType::get(
+          {cast<RankedTensorType>(flat.getType()).getDimSize(0), n},
+          elementType);
+      (void)k;
+      Value product = panelMatmul(rewriter, loc, flat, rhs, flatResult);
+      if (rank > 2) {
+        SmallVector<OpFoldResult> shape;
+        for (int64_t d = 0; d < rank - 1; ++d)
+          shape.push_back(
+              lhsType.isDynamicDim(d)
+                  ? OpFoldResult(tensor::DimOp::create(rewriter, loc, lhs, d)
+                                     .getResult())
+                  : OpFoldResult(rewriter.getIndexAttr(lhsType.getDimSize(d))));
+        shape.push_back(rewriter.getIndexAttr(n));
+        SmallVector<ReassociationIndices> rowsAndN = {
+            llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
+        product = tensor::ExpandShapeOp::create(rewriter, loc, resultType,
+                                                product, rowsAndN, shape);
+      }
+      rewriter.replaceOp(op, product);
+      return success();
+    }
     if (rank == 2 && panels &&
         wantsPanels(rhs, resultType.getDimSize(0), elementType) &&
         resultType.hasStaticShape()) {
@@ -357,18 +396,8 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
                           ? OpFoldResult(op.getSizes()[k++])
                           : OpFoldResult(rewriter.getIndexAttr(
                                 resultType.getDimSize(d))));
-    // One expand_shape splits 1-D into one dynamic extent and static ones;
-    // two or more dynamic extents take a tensor.reshape by a shape vector
-    // (upstream's expand-strided-metadata cannot lower an expand_shape whose
-    // group holds more than one dynamic extent).
-    if (op.getSizes().size() > 1) {
-      SmallVector<Value> extents =
-          getValueOrCreateConstantIndexOp(rewriter, loc, shape);
-      Value shapeVector = tensor::FromElementsOp::create(rewriter, loc, extents);
-      rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType, flat,
-                                                     shapeVector);
-      return success();
-    }
+    // (An expand_shape of several dynamic extents in one group is viewed
+    // by int21-dynamic-expand-views after bufferization.)
     SmallVector<ReassociationIndices> all;
     if (resultType.getRank() > 0)
       all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank())));

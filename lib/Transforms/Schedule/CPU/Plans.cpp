@@ -91,11 +91,12 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   bool grouped = isGroupedConv2d(anchor);
   bool filterLanes = isFilterLanesConv2d(anchor);
   // Dynamic extents (the generic code of a dynamic model): the filter-lanes
-  // convolution, whose register tiles are static and whose remainders are
-  // peeled, with its knobs for kDynamicExtentHint there.
+  // convolution and the matmuls (attention's batched products), whose
+  // register tiles are static and whose remainders are peeled, with their
+  // knobs for kDynamicExtentHint there.
   if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
       !anchor.hasPureTensorSemantics() ||
-      (!filterLanes && !hasStaticTensorLoops(anchor)))
+      (!filterLanes && !matmul && !hasStaticTensorLoops(anchor)))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -266,13 +267,21 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
 std::optional<Plan> planPanels(linalg::LinalgOp root,
                                ArrayRef<linalg::LinalgOp> ops) {
   linalg::LinalgOp anchor = soleAnchor(ops);
-  if (!anchor || !hasStaticTensorLoops(anchor))
+  if (!anchor || !anchor.hasPureTensorSemantics())
     return std::nullopt;
   bool transposedA = isPanelMatmul(anchor, /*transposedA=*/true);
   if (!transposedA && !isPanelMatmul(anchor))
     return std::nullopt;
-  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
-  SmallVector<int64_t> product = {loops[0], loops[1], loops[2]},
+  // Rows of dynamic extent (the generic code of a dynamic model's linear
+  // layers): the thread and register tiles over them are static, their
+  // remainders peeled; the knobs are chosen for kDynamicExtentHint rows.
+  SmallVector<int64_t> exact = anchor.getStaticLoopRanges();
+  if (llvm::any_of(ArrayRef<int64_t>(exact).drop_front(transposedA ? 0 : 1),
+                   ShapedType::isDynamic) ||
+      (transposedA && ShapedType::isDynamic(exact[0])))
+    return std::nullopt;
+  SmallVector<int64_t> loops = hintedLoopRanges(anchor);
+  SmallVector<int64_t> product = {exact[0], exact[1], exact[2]},
                        result = product;
   linalg::TransposeOp transpose;
   if (transposedA) {
@@ -283,7 +292,7 @@ std::optional<Plan> planPanels(linalg::LinalgOp root,
     if (!transpose || transpose->getParentOp() != anchor->getParentOp() ||
         transpose.getPermutation() != ArrayRef<int64_t>{1, 2, 0})
       return std::nullopt;
-    result = {loops[1], loops[2], loops[0]};
+    result = {exact[1], exact[2], exact[0]};
   }
   auto panels =
       anchor.getDpsInputOperand(1)->get().getDefiningOp<linalg::TransposeOp>();
