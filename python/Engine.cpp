@@ -291,10 +291,13 @@ py::object PyEngine::run(py::args args, py::kwargs kwargs) const {
   // Fresh arrays, 64-byte aligned like the runtime's tensors, that the
   // engine writes into.
   std::vector<std::vector<int64_t>> inputShapes;
-  for (const py::array &array : inputs)
+  std::vector<const void *> inputData;
+  for (const py::array &array : inputs) {
     inputShapes.emplace_back(array.shape(), array.shape() + array.ndim());
+    inputData.push_back(array.data());
+  }
   llvm::Expected<std::vector<std::vector<int64_t>>> outputShapes =
-      engine->outputShapes(inputShapes);
+      engine->outputShapes(inputShapes, inputData);
   if (!outputShapes)
     throw py::value_error(llvm::toString(outputShapes.takeError()));
   std::vector<py::array> outputs;

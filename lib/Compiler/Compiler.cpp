@@ -401,6 +401,17 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
   if (auto checks = module->getAttrOfType<ArrayAttr>("int21.extent_checks"))
     for (auto message : checks.getAsRange<StringAttr>())
       meta.extentChecks.push_back(message.str());
+  // The inputs whose values the shape function reads (@main's arguments).
+  if (auto read = module->getAttrOfType<ArrayAttr>(
+          "int21.shape_value_arguments"))
+    for (auto index : read.getAsRange<IntegerAttr>()) {
+      if (uint64_t(index.getInt()) >= numIn) {
+        module.emitError("@int21_shapes reads the values of argument ")
+            << index.getInt() << ", which is no input";
+        return nullptr;
+      }
+      meta.shapeValueInputs.push_back(meta.inputs[index.getInt()].name);
+    }
   for (NamedAttribute attr : llvm::to_vector(module->getDiscardableAttrs()))
     if (!attr.getName().strref().starts_with("llvm.") &&
         !attr.getName().strref().starts_with("dlti."))

@@ -64,10 +64,30 @@ NodeImporter::extentsOf(unsigned i, StringRef what) {
   if (const SmallVector<SymbolicExtent> *extents = symbolicInput(i))
     return *extents;
   RankedTensorType type = inputType(i);
-  if (!type || type.getRank() > 1)
+  if (!type || type.getRank() > 1 || !type.hasStaticShape() ||
+      !isa<IntegerType>(type.getElementType()))
     return emitError() << "input '" << what
                        << "' must be a scalar or a vector of integers",
            failure();
+  // An input of the model: its elements read at run time (before the run,
+  // where they size the outputs). A value the model computes is not (its
+  // elements exist during the run only): it must be a constant.
+  if (auto arg = dyn_cast<BlockArgument>(input(i));
+      arg && isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+    // Elements the engine reads at run time.
+    SmallVector<SymbolicExtent> extents;
+    Value data = input(i);
+    for (int64_t k = 0; k < type.getNumElements(); ++k) {
+      SmallVector<Value> index;
+      if (type.getRank() == 1)
+        index.push_back(arith::ConstantIndexOp::create(b, loc, k));
+      Value element = tensor::ExtractOp::create(b, loc, data, index);
+      Value extent =
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
+      extents.push_back({0, Value(), 0, extent, /*fromData=*/true});
+    }
+    return extents;
+  }
   FailureOr<SmallVector<int64_t>> values = constantInts(i, what);
   if (failed(values))
     return failure();
@@ -122,6 +142,32 @@ bool NodeImporter::isExtentsInput(unsigned i) {
   return type && type.getRank() <= 1 &&
          isa<IntegerType>(type.getElementType()) &&
          matchPattern(input(i), m_Constant(&attr));
+}
+
+bool NodeImporter::isRuntimeInput(unsigned i) {
+  auto arg = hasInput(i) ? dyn_cast<BlockArgument>(input(i)) : BlockArgument();
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+FailureOr<Value> NodeImporter::scalarInput(unsigned i, StringRef what) {
+  RankedTensorType type = inputType(i);
+  if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
+    return emitError() << "input '" << what << "' must hold one element",
+           failure();
+  return reshape(dataInput(i), {});
+}
+
+Value NodeImporter::scalarValue(unsigned i) {
+  Value data = dataInput(i);
+  auto type = cast<RankedTensorType>(data.getType());
+  SmallVector<Value> index(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, data, index);
+}
+
+Value NodeImporter::nonNegative(Value extent) {
+  return arith::MaxSIOp::create(b, loc, extent,
+                                arith::ConstantIndexOp::create(b, loc, 0));
 }
 
 Value NodeImporter::extentOf(Value value, int64_t dim) {

@@ -34,6 +34,10 @@ struct SymbolicExtent {
   Value source;
   int64_t dim = 0;
   Value value;
+  /// Whether `value` is an element of a tensor the model computes or takes
+  /// as input (read at run time), which ONNX lets be 0 or -1 where it means
+  /// a shape (copy, infer); an extent otherwise.
+  bool fromData = false;
 
   bool isConstant() const { return !source && !value; }
 };
@@ -76,9 +80,11 @@ public:
   /// Sets output `i` to a shape kept symbolic, of `rank` 0 or 1 (int64).
   void setSymbolicOutput(unsigned i, SmallVector<SymbolicExtent> extents,
                          int64_t rank = 1);
-  /// The elements of input `i`: its symbolic extents, or the values of a
-  /// constant integer vector or scalar as constants; failure (with a
-  /// diagnostic naming `what`) otherwise.
+  /// The elements of input `i`: its symbolic extents, the values of a
+  /// constant integer vector or scalar as constants, or, for an input of
+  /// the model (an integer vector or scalar of static shape), its elements
+  /// read at run time (fromData); failure (with a diagnostic naming `what`)
+  /// otherwise.
   FailureOr<SmallVector<SymbolicExtent>> extentsOf(unsigned i, StringRef what);
   /// The `index` an extent is: a constant, a `tensor.dim`, or its value.
   Value extentValue(const SymbolicExtent &extent);
@@ -185,6 +191,18 @@ public:
   /// Extent `dim` of `value`: a constant `index` when static, a
   /// `tensor.dim` otherwise.
   Value extentOf(Value value, int64_t dim);
+  /// Whether input `i` is an input of the model (not a constant, not
+  /// computed): a value the engine reads at run time, also before the run.
+  bool isRuntimeInput(unsigned i);
+  /// Input `i`, of one element, as a rank-0 tensor (a parameter given as
+  /// data, for elementwise ops to broadcast).
+  FailureOr<Value> scalarInput(unsigned i, StringRef what);
+  /// The element of input `i` (of one element) as a scalar, read at run
+  /// time (tensor.extract).
+  Value scalarValue(unsigned i);
+  /// `extent` (an `index`) clamped to 0 and above: an extent given as data
+  /// never makes a negative allocation.
+  Value nonNegative(Value extent);
 
 private:
   FailureOr<Value> finish(Operation *op);

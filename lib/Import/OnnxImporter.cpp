@@ -697,8 +697,11 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
     bool compatible = declared->getElementType() == actual.getElementType();
     if (compatible && tensorType.has_shape()) {
       compatible = declared->getRank() == actual.getRank();
+      // An extent computed at run time (from the values of inputs) may be
+      // declared static: the run computes it, as ONNX Runtime does.
       for (auto [d, a] : llvm::zip(declared->getShape(), actual.getShape()))
-        compatible &= ShapedType::isDynamic(d) || d == a;
+        compatible &= ShapedType::isDynamic(d) || ShapedType::isDynamic(a) ||
+                      d == a;
     }
     if (!compatible)
       return error() << "output '" << output.name() << "' is declared as "

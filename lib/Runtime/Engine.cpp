@@ -102,9 +102,11 @@ struct Engine::Code {
   /// The memfd the code was loaded from, open while it is loaded.
   int codeFile = -1;
   void (*entry)(void **) = nullptr;
-  /// Dynamic code's `int21_shapes(int64_t *extents)`: fills in the outputs'
-  /// extents; 0 when the inputs' are valid.
-  int32_t (*shapes)(int64_t *) = nullptr;
+  /// Dynamic code's `int21_shapes(int64_t *extents, void **args)`: fills in
+  /// the outputs' extents from the inputs' (and the values of the inputs in
+  /// EngineMetadata::shapeValueInputs; args as int21_entry's, the outputs
+  /// null); 0 when the inputs' are valid.
+  int32_t (*shapes)(int64_t *, void **) = nullptr;
   void (*setNumThreads)(int) = nullptr;
   std::vector<const void *> weightPointers;
   /// Scratch memory of meta->workspaceSize bytes: one per run in flight,
@@ -372,7 +374,7 @@ Engine::loadCode(const EngineFile &file, const EngineMetadata &meta,
     return engineError(name, "engine code '" + section +
                                  "' has no int21_entry");
   if (meta.isDynamic()) {
-    loaded->shapes = reinterpret_cast<int32_t (*)(int64_t *)>(
+    loaded->shapes = reinterpret_cast<int32_t (*)(int64_t *, void **)>(
         dlsym(loaded->library, "int21_shapes"));
     if (!loaded->shapes)
       return engineError(name, "engine has dynamic dimensions but its code "
@@ -511,7 +513,18 @@ Engine::inputExtents(ArrayRef<std::vector<int64_t>> inputShapes) const {
 }
 
 Expected<std::vector<int64_t>>
-Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
+Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes,
+                   ArrayRef<const void *> inputs) const {
+  // Outputs shaped by the values of inputs need those inputs' data.
+  const std::vector<std::string> &valueInputs = metadata().shapeValueInputs;
+  if (!valueInputs.empty() && inputs.size() != metadata().inputs.size()) {
+    std::string names;
+    for (const std::string &input : valueInputs)
+      names += (names.empty() ? "'" : ", '") + input + "'";
+    return engineError(name, "the outputs' shapes depend on the values of "
+                             "input(s) " + names +
+                             ": give the inputs' data with their shapes");
+  }
   Expected<std::vector<int64_t>> extents = inputExtents(inputShapes);
   if (!extents)
     return extents.takeError();
@@ -527,13 +540,25 @@ Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes) const {
   const Code *generic = codes.empty() ? nullptr : codes.front().get();
   if (!generic || !generic->shapes)
     return engineError(name, "engine has no code computing output shapes");
-  if (int32_t status = generic->shapes(extents->data())) {
+  // The arguments as int21_entry takes them, without the outputs.
+  std::vector<void *> args;
+  for (size_t i = 0; i < metadata().inputs.size(); ++i)
+    args.push_back(i < inputs.size() ? const_cast<void *>(inputs[i])
+                                     : nullptr);
+  for (const void *p : generic->weightPointers)
+    args.push_back(const_cast<void *>(p));
+  args.resize(args.size() + metadata().numResultBuffers() +
+                  (generic->meta->workspaceSize ? 1 : 0),
+              nullptr);
+  if (int32_t status = generic->shapes(extents->data(), args.data())) {
     const std::vector<std::string> &checks = metadata().extentChecks;
+    std::string what = valueInputs.empty()
+                           ? "the inputs' shapes do not fit the model"
+                           : "the inputs' shapes or values do not fit the model";
     if (status > 0 && size_t(status) <= checks.size())
-      return engineError(name, "the inputs' shapes do not fit the model: " +
-                                   checks[status - 1]);
-    return engineError(name, "the inputs' shapes do not fit the model (check " +
-                                 Twine(status) + " of the engine failed)");
+      return engineError(name, what + ": " + checks[status - 1]);
+    return engineError(name, what + " (check " + Twine(status) +
+                                 " of the engine failed)");
   }
   return extents;
 }
@@ -552,7 +577,8 @@ int Engine::specializationFor(
 }
 
 Expected<std::vector<std::vector<int64_t>>>
-Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes) const {
+Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes,
+                     ArrayRef<const void *> inputs) const {
   std::vector<std::vector<int64_t>> result;
   if (!isDynamic()) {
     for (auto [shape, spec] : llvm::zip(inputShapes, metadata().inputs))
@@ -577,7 +603,7 @@ Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes) const {
       result.push_back(spec.shape);
     return result;
   }
-  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes);
+  Expected<std::vector<int64_t>> extents = extentsFor(inputShapes, inputs);
   if (!extents)
     return extents.takeError();
   // The outputs' extents follow the inputs'.
@@ -640,7 +666,7 @@ Error Engine::runShaped(ArrayRef<const void *> inputs,
       return checked.takeError();
     code = codes[special + 1].get();
   } else {
-    Expected<std::vector<int64_t>> computed = extentsFor(inputShapes);
+    Expected<std::vector<int64_t>> computed = extentsFor(inputShapes, inputs);
     if (!computed)
       return computed.takeError();
     extents = std::move(*computed);
@@ -745,7 +771,8 @@ Expected<std::vector<Tensor>> Engine::run(ArrayRef<Tensor> inputs) const {
     in.push_back(tensor.data());
     shapes.push_back(tensor.shape());
   }
-  Expected<std::vector<std::vector<int64_t>>> outShapes = outputShapes(shapes);
+  Expected<std::vector<std::vector<int64_t>>> outShapes =
+      outputShapes(shapes, in);
   if (!outShapes)
     return outShapes.takeError();
   std::vector<Tensor> results;

@@ -144,6 +144,12 @@ static json::Object codeMetadataToJSON(const EngineMetadata &metadata) {
       checks.push_back(check);
     object["extent_checks"] = std::move(checks);
   }
+  if (!metadata.shapeValueInputs.empty()) {
+    json::Array names;
+    for (const std::string &name : metadata.shapeValueInputs)
+      names.push_back(name);
+    object["shape_value_inputs"] = std::move(names);
+  }
   return object;
 }
 
@@ -488,6 +494,21 @@ static Expected<EngineMetadata> codeMetadataFromJSON(const json::Object *meta,
       if (!message)
         return engineError(path, "'extent_checks' must be a list of messages");
       result.extentChecks.push_back(message->str());
+    }
+  }
+  if (const json::Value *list = meta->get("shape_value_inputs")) {
+    const json::Array *array = list->getAsArray();
+    if (!array || !dynamicExtents)
+      return engineError(path, "'shape_value_inputs' must be a list of input "
+                               "names, in an engine with dynamic extents");
+    for (const json::Value &entry : *array) {
+      std::optional<StringRef> input = entry.getAsString();
+      if (!input || llvm::none_of(*inputs, [&](const TensorSpec &spec) {
+            return spec.name == *input;
+          }))
+        return engineError(path, "'shape_value_inputs' must name inputs of "
+                                 "the engine");
+      result.shapeValueInputs.push_back(input->str());
     }
   }
   result.inputs = std::move(*inputs);

@@ -7,11 +7,12 @@
 // of every output, in argument order. Each dynamic argument becomes a rank-0
 // memref (its pointer) viewed at its extents with memref.reinterpret_cast.
 // The outputs' extents are computed from the inputs' by a function of their
-// own, `@int21_shapes(extents)`, which the runtime calls first (to allocate
-// the outputs, as TensorRT's and ONNX Runtime's output-shape queries do):
-// the part of @main that computes the extents of the buffers copied into the
-// outputs, which must depend on input extents only.
-//
+// own, `@int21_shapes(extents, arguments...)`, which the runtime calls first
+// (to allocate the outputs, as TensorRT's and ONNX Runtime's output-shape
+// queries do): the part of @main that computes the extents of the buffers
+// copied into the outputs, which must depend on the inputs' extents and on
+// the values of inputs of static shape only (a Reshape's shape given as
+// data); the module's `int21.shape_value_arguments` lists those inputs.
 //===----------------------------------------------------------------------===//
 
 #include "int21/Transforms/Passes.h"
@@ -180,32 +181,55 @@ struct DynamicSignaturePass
         checks.push_back(check);
 
     // @int21_shapes: the slice of @main those values need, which may read
-    // the inputs' extents and nothing else.
+    // the inputs' extents and the values of inputs, and nothing else.
     SetVector<Operation *> slice;
+    auto isOutput = [&](BlockArgument arg) { return outputs.count(arg) != 0; };
     for (cf::AssertOp check : checks) {
       std::string why;
-      if (failed(collectSlice(check.getArg(), main, slice, why)))
+      if (failed(collectSlice(check.getArg(), main, isOutput, slice, why)))
         return fail(check, "the check '" + check.getMsg() +
                                "' depends on " + why +
                                ": int21 checks extents before the run only");
     }
     for (auto &[slot, value] : outputValues) {
       std::string why;
-      if (failed(collectSlice(value, main, slice, why))) {
+      if (failed(collectSlice(value, main, isOutput, slice, why))) {
         return fail(main, "an output's extent (slot " + Twine(slot) +
                               ") is computed from " + why +
-                              ": int21 computes output extents from input "
-                              "extents only");
+                              ": int21 computes output extents from the "
+                              "inputs' extents and values only");
       }
+    }
+    // @int21_shapes(extents, @main's arguments...): the arguments as @main
+    // takes them (a dynamic one as a pointer), of which it reads the values
+    // of inputs whose elements are extents (a Reshape's shape, a range's
+    // limit). The engine passes the inputs, the weights and no outputs.
+    SmallVector<Type> shapeArgTypes = {extentsType};
+    for (BlockArgument arg : body.getArguments()) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      shapeArgTypes.push_back(type && !type.hasStaticShape()
+                                  ? MemRefType::get({}, type.getElementType())
+                                  : arg.getType());
     }
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
     auto shapes = func::FuncOp::create(
         b, main.getLoc(), "int21_shapes",
-        FunctionType::get(ctx, {extentsType}, {b.getI32Type()}));
+        FunctionType::get(ctx, shapeArgTypes, {b.getI32Type()}));
     Block *entry = shapes.addEntryBlock();
     b.setInsertionPointToStart(entry);
     Value shapeExtents = entry->getArgument(0);
+    SmallVector<Attribute> valueInputs;
+    for (Operation *op : slice)
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        auto arg = cast<BlockArgument>(load.getMemRef());
+        auto index = b.getI64IntegerAttr(arg.getArgNumber());
+        if (!llvm::is_contained(valueInputs, index))
+          valueInputs.push_back(index);
+      }
+    if (!valueInputs.empty())
+      module->setAttr("int21.shape_value_arguments",
+                      ArrayAttr::get(ctx, valueInputs));
     auto loadExtent = [&](OpBuilder &builder, Location loc, Value array,
                           int64_t slot) -> Value {
       Value index = arith::ConstantIndexOp::create(builder, loc, slot);
@@ -216,6 +240,12 @@ struct DynamicSignaturePass
     IRMapping mapping;
     auto sorted = topologicalOrder(slice);
     for (Operation *op : sorted) {
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        auto arg = cast<BlockArgument>(load.getMemRef());
+        mapping.map(arg, entry->getArgument(arg.getArgNumber() + 1));
+        b.clone(*op, mapping);
+        continue;
+      }
       if (auto dim = dyn_cast<memref::DimOp>(op)) {
         auto arg = cast<BlockArgument>(dim.getSource());
         std::optional<int64_t> index = dim.getConstantIndex();
@@ -322,11 +352,13 @@ struct DynamicSignaturePass
   }
 
   /// Adds to `slice` the ops of @main that `value` is computed from, when
-  /// they are pure arithmetic on the extents of @main's arguments; else
-  /// says what it depends on in `why`.
-  static LogicalResult collectSlice(Value value, func::FuncOp main,
-                                    SetVector<Operation *> &slice,
-                                    std::string &why) {
+  /// they are pure arithmetic on the extents of @main's arguments and the
+  /// elements of its inputs of static shape; else says what it depends on
+  /// in `why`.
+  static LogicalResult
+  collectSlice(Value value, func::FuncOp main,
+               llvm::function_ref<bool(BlockArgument)> isOutput,
+               SetVector<Operation *> &slice, std::string &why) {
     SmallVector<Value> worklist = {value};
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
@@ -345,6 +377,21 @@ struct DynamicSignaturePass
           return failure();
         }
         slice.insert(def);
+        continue;
+      }
+      // An element of an input of static shape (a shape given as data).
+      if (auto load = dyn_cast<memref::LoadOp>(def)) {
+        auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+        if (!arg || arg.getOwner()->getParentOp() != main || isOutput(arg)) {
+          why = "the values of a buffer computed in the model";
+          return failure();
+        }
+        if (!load.getMemRefType().hasStaticShape()) {
+          why = "the values of an input of dynamic shape";
+          return failure();
+        }
+        slice.insert(def);
+        llvm::append_range(worklist, load.getIndices());
         continue;
       }
       bool arithmetic =

@@ -765,6 +765,38 @@ struct CPUEntryPointPass
     }
     LLVM::CallOp::create(b, loc, main, args);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
+
+    // A dynamic model's @int21_shapes(extents, arguments...) behind
+    // `int32_t int21_shapes(int64_t *extents, void **args)`, args laid out
+    // as int21_entry's (the outputs' not needed).
+    if (auto shapes = module.lookupSymbol<LLVM::LLVMFuncOp>("int21_shapes")) {
+      LLVM::LLVMFunctionType shapesType = shapes.getFunctionType();
+      if (shapesType.getNumParams() < 1 ||
+          llvm::any_of(shapesType.getParams(),
+                       [&](Type t) { return t != ptr; })) {
+        shapes.emitError("@int21_shapes takes other than pointers");
+        return signalPassFailure();
+      }
+      shapes.setSymName("int21_shapes_impl");
+      shapes.setLinkage(LLVM::Linkage::Internal);
+      b.setInsertionPointToEnd(module.getBody());
+      auto wrapperType = LLVM::LLVMFunctionType::get(
+          shapesType.getReturnType(), {ptr, ptr});
+      auto wrapper =
+          LLVM::LLVMFuncOp::create(b, loc, "int21_shapes", wrapperType);
+      Block *wrapperBody = wrapper.addEntryBlock(b);
+      b.setInsertionPointToStart(wrapperBody);
+      SmallVector<Value> shapeArgs = {wrapperBody->getArgument(0)};
+      Value shapeArgv = wrapperBody->getArgument(1);
+      for (unsigned i = 1, e = shapesType.getNumParams(); i < e; ++i) {
+        Value slot =
+            LLVM::GEPOp::create(b, loc, ptr, ptr, shapeArgv,
+                                ArrayRef<LLVM::GEPArg>{(int32_t)(i - 1)});
+        shapeArgs.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
+      }
+      auto call = LLVM::CallOp::create(b, loc, shapes, shapeArgs);
+      LLVM::ReturnOp::create(b, loc, call.getResults());
+    }
   }
 };
 } // namespace

@@ -167,3 +167,22 @@ def test_computed_indices_out_of_range_raise_engine_error():
     out = engine.run({"ids": np.array([0, 1, -1, -4], np.int64), "pos": pos})
     assert sorted(out) == ["picked", "rows"]
     np.testing.assert_array_equal(out["rows"], [[3, 4], [5, 6], [1, 2], [1, 2]])
+
+
+def test_shape_given_as_data_is_read_at_run_time():
+    import onnx
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    engine = int21.compile(model.SerializeToString())
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for shape, want in (([4, 6], (4, 6)), ([0, -1], (2, 12)), ([-1, 3], (8, 3))):
+        y = engine.run({"x": x, "shape": np.array(shape, np.int64)})["y"]
+        np.testing.assert_array_equal(y, x.reshape(want))
+    with pytest.raises(ValueError, match="shapes or values do not fit the model: "
+                       ".*must hold as many elements as the input"):
+        engine.run({"x": x, "shape": np.array([5, 5], np.int64)})

@@ -17,7 +17,7 @@
 // CHECK-NOT:   memref.copy
 // CHECK:       linalg.generic {{.*}} ins([[XV]] : memref<?x4xf32>) outs([[YV]] : memref<?x4xf32>)
 // CHECK-LABEL: func.func @int21_shapes
-// CHECK-SAME:  ([[A:%.+]]: memref<2xi64>) -> i32
+// CHECK-SAME:  ([[A:%.+]]: memref<2xi64>, %{{.+}}: memref<f32>, %{{.+}}: memref<f32>) -> i32
 // CHECK:       [[IN:%.+]] = memref.load [[A]][%{{.+}}] : memref<2xi64>
 // CHECK:       [[INI:%.+]] = arith.index_cast [[IN]] : i64 to index
 // CHECK:       [[OUT:%.+]] = arith.index_cast [[INI]] : index to i64
@@ -40,9 +40,30 @@ func.func @main(%x: memref<?x4xf32>, %y: memref<?x4xf32>) {
 
 // -----
 
-// An output whose extent is read from data cannot be computed before the
-// run.
-// expected-error @+1 {{an output's extent (slot 1) is computed from 'memref.load': int21 computes output extents from input extents only}}
+// An output whose extent is read from an input of static shape (a shape
+// given as data): @int21_shapes reads it; the module says which argument.
+// CHECK: module attributes {int21.shape_value_arguments = [0]}
+// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @int21_shapes
+// CHECK-SAME:  ([[A:%.+]]: memref<1xi64>, [[S:%.+]]: memref<2xi64>, %{{.+}}: memref<f32>) -> i32
+// CHECK:       [[V:%.+]] = memref.load [[S]][%{{.+}}] : memref<2xi64>
+// CHECK:       [[N:%.+]] = arith.index_cast [[V]] : i64 to index
+// CHECK:       [[OUT:%.+]] = arith.index_cast [[N]] : index to i64
+// CHECK:       memref.store [[OUT]], [[A]][%{{.+}}] : memref<1xi64>
+func.func @main(%s: memref<2xi64>, %y: memref<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %v = memref.load %s[%c1] : memref<2xi64>
+  %n = arith.index_cast %v : i64 to index
+  %buf = memref.alloc(%n) : memref<?xf32>
+  memref.copy %buf, %y : memref<?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+// An output whose extent is read from an input of dynamic shape, or from a
+// buffer the model computes, cannot be computed before the run.
+// expected-error @+1 {{an output's extent (slot 1) is computed from the values of an input of dynamic shape: int21 computes output extents from the inputs' extents and values only}}
 func.func @main(%x: memref<?xi64>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %v = memref.load %x[%c0] : memref<?xi64>

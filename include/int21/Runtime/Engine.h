@@ -100,9 +100,12 @@ public:
   /// The outputs' shapes for inputs of `inputShapes`, which must have the
   /// inputs' ranks and static extents, extents within the inputs' profiles
   /// and one extent per dimension name (an error names the input, the
-  /// dimension and what it must be).
+  /// dimension and what it must be). Where they depend on the values of
+  /// inputs (EngineMetadata::shapeValueInputs: a Reshape's shape given as
+  /// data), `inputs` gives the inputs' data, one pointer each.
   llvm::Expected<std::vector<std::vector<int64_t>>>
-  outputShapes(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
+  outputShapes(llvm::ArrayRef<std::vector<int64_t>> inputShapes,
+               llvm::ArrayRef<const void *> inputs = {}) const;
   /// `run` for inputs of `inputShapes`, on outputs of the shapes
   /// outputShapes gives for them. Inputs of the shapes of a specialisation
   /// (EngineMetadata::specializations) run its code, others the generic.
@@ -153,7 +156,8 @@ private:
   /// `inputShapes`: the inputs' dynamic extents, then the outputs' as the
   /// code computes them.
   llvm::Expected<std::vector<int64_t>>
-  extentsFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
+  extentsFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes,
+             llvm::ArrayRef<const void *> inputs) const;
   /// `run` of `code`, with the device time of a GPU engine's plan in
   /// `deviceMs`, and the extents array of a dynamic engine's generic code
   /// (null otherwise).

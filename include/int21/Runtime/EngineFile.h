@@ -154,13 +154,18 @@ struct EngineMetadata {
   /// The number of dynamic extents of the inputs and the outputs: the code
   /// takes them in one array of int64 (its last argument, after the
   /// workspace), the inputs' in order then the outputs', and computes the
-  /// outputs' with `int21_shapes(int64_t *extents)` before the run. Zero for
-  /// an engine of static shapes.
+  /// outputs' with `int21_shapes(int64_t *extents, void **args)` before the
+  /// run (args as int21_entry's, without the outputs). Zero for an engine
+  /// of static shapes.
   uint64_t numExtents = 0;
   bool isDynamic() const { return numExtents != 0; }
   /// What `int21_shapes` checks of the inputs' extents, in order: it returns
   /// the number of the first that fails (1-based), 0 when all hold.
   std::vector<std::string> extentChecks;
+  /// The inputs whose values (not only extents) `int21_shapes` reads: the
+  /// outputs' shapes depend on them (a Reshape's shape, a range's limit
+  /// given as data), so a shape query must give their data too.
+  std::vector<std::string> shapeValueInputs;
 
   /// Code of a dynamic engine specialised for static input shapes (the
   /// shape profile's opt shape and the buckets of int21-compile
@@ -188,7 +193,7 @@ struct EngineSpecialization {
 };
 
 /// The first line of an ABI descriptor: the version of its contract.
-constexpr llvm::StringLiteral kABIVersionLine = "int21-abi 2";
+constexpr llvm::StringLiteral kABIVersionLine = "int21-abi 3";
 
 /// The symbol under which a CPU engine's code holds its ABI descriptor.
 constexpr llvm::StringLiteral kABISymbol = "int21_abi";

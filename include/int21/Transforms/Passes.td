@@ -214,8 +214,10 @@ def Int21CPUEntryPoint : Pass<"int21-cpu-entry-point", "::mlir::ModuleOp"> {
     Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
     pointer calling convention. `@main` becomes internal and a new external
     function `int21_entry` takes an array of pointers (inputs, weights,
-    outputs: the order of @main's arguments) and calls it. This is the only
-    symbol the runtime looks up, and the same for every model.
+    outputs: the order of @main's arguments) and calls it, the same for every
+    model. A dynamic model's `@int21_shapes(extents, arguments...)` becomes
+    internal the same way, behind `int32_t int21_shapes(int64_t *extents,
+    void **args)`, args laid out as int21_entry's.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -89,8 +89,48 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
 /// Tile repeats dimension i repeats[i] times: x is viewed with a unit
 /// dimension before every repeated one, broadcast to [r_i, d_i] pairs and
 /// reshaped to [r_i * d_i].
+/// Tile by repeats given as data: [1, d0, 1, d1, ...] expanded to
+/// [r0, d0, r1, d1, ...] and viewed as [r0 * d0, r1 * d1, ...], the repeats
+/// read at run time.
+LogicalResult importRuntimeTile(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  FailureOr<SmallVector<SymbolicExtent>> repeats = n.extentsOf(1, "repeats");
+  if (failed(repeats))
+    return failure();
+  if (static_cast<int64_t>(repeats->size()) != x.getRank())
+    return n.emitError() << "repeats needs " << x.getRank() << " entries, got "
+                         << repeats->size(),
+           failure();
+  SmallVector<int64_t> split, broadcast, tiled;
+  SmallVector<Value> broadcastSizes, tiledSizes;
+  for (auto [d, r] : llvm::enumerate(*repeats)) {
+    Value count = n.nonNegative(n.extentValue(r));
+    Value extent = n.extentOf(data, d);
+    split.push_back(1);
+    split.push_back(x.getDimSize(d));
+    broadcast.push_back(ShapedType::kDynamic);
+    broadcastSizes.push_back(count);
+    broadcast.push_back(x.getDimSize(d));
+    if (x.isDynamicDim(d))
+      broadcastSizes.push_back(extent);
+    tiled.push_back(ShapedType::kDynamic);
+    tiledSizes.push_back(arith::MulIOp::create(n.b, n.loc, count, extent));
+  }
+  FailureOr<Value> v = n.reshape(data, split);
+  if (failed(v))
+    return failure();
+  Value expanded = ExpandOp::create(n.b, n.loc, x.clone(broadcast), *v,
+                                    broadcastSizes);
+  n.setOutput(0, ReshapeOp::create(n.b, n.loc, x.clone(tiled), expanded,
+                                   tiledSizes));
+  return success();
+}
+
 LogicalResult importTile(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
+  if (n.isRuntimeInput(1) || n.symbolicInput(1))
+    return importRuntimeTile(n);
   FailureOr<SmallVector<int64_t>> repeats = n.constantInts(1, "repeats");
   if (failed(repeats))
     return failure();
@@ -130,4 +170,5 @@ void int21::onnx_import::registerRearrangeOps(OpImportTable &t) {
   t["DepthToSpace"] = {importDepthToSpace};
   t["SpaceToDepth"] = {importSpaceToDepth};
   t["Tile"] = {importTile, 6};
+  allowSymbolicShapes(t, {"Tile"});
 }

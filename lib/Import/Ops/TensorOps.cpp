@@ -9,6 +9,8 @@
 
 #include "../NodeImporter.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -98,9 +100,12 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
     element = *dense.getValues<Attribute>().begin();
   }
   Type elementType = cast<TypedAttr>(element).getType();
-  // A shape computed from dynamic extents: the value broadcast to extents
-  // the program computes.
-  if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(0)) {
+  // A shape computed from dynamic extents, or given as data: the value
+  // broadcast to extents the program computes.
+  if (n.symbolicInput(0) || n.isRuntimeInput(0)) {
+    FailureOr<SmallVector<SymbolicExtent>> extents = n.extentsOf(0, "shape");
+    if (failed(extents))
+      return failure();
     SmallVector<int64_t> shape;
     SmallVector<Value> sizes;
     for (const SymbolicExtent &e : *extents) {
@@ -115,7 +120,8 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
         continue;
       }
       shape.push_back(ShapedType::kDynamic);
-      sizes.push_back(n.extentValue(e));
+      sizes.push_back(e.fromData ? n.nonNegative(n.extentValue(e))
+                                 : n.extentValue(e));
     }
     Value scalar = n.constant(
         SplatElementsAttr::get(RankedTensorType::get({}, elementType), element));
@@ -135,7 +141,67 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
   return success();
 }
 
+/// Range of parameters given as data: max(ceil((limit - start) / delta), 0)
+/// elements, start + i * delta, computed at run time (positions cast to the
+/// type, times delta, plus start).
+LogicalResult importRuntimeRange(NodeImporter &n) {
+  Type elementType = n.inputType(0).getElementType();
+  for (unsigned i = 0; i < 3; ++i)
+    if (!n.inputType(i) || n.inputType(i).getNumElements() != 1 ||
+        n.inputType(i).getElementType() != elementType)
+      return n.emitError() << "start, limit and delta must be scalars of one "
+                              "type",
+             failure();
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  Value start = n.scalarValue(0), limit = n.scalarValue(1),
+        delta = n.scalarValue(2);
+  Value count;
+  if (isa<FloatType>(elementType)) {
+    // ceil: the quotient truncated, plus one where that fell below it.
+    Value span = arith::SubFOp::create(b, loc, limit, start);
+    Value quotient = arith::DivFOp::create(b, loc, span, delta);
+    Value truncated =
+        arith::FPToSIOp::create(b, loc, b.getI64Type(), quotient);
+    Value back = arith::SIToFPOp::create(b, loc, elementType, truncated);
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                        back, quotient);
+    count = arith::AddIOp::create(
+        b, loc, truncated,
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), below));
+  } else {
+    // (A delta of 0, which ONNX calls invalid, gives no elements.)
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+    Value one = arith::ConstantOp::create(b, loc,
+                                          b.getIntegerAttr(elementType, 1));
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, delta, zero);
+    Value safe = arith::SelectOp::create(b, loc, isZero, one, delta);
+    Value span = arith::SubIOp::create(b, loc, limit, start);
+    Value steps = arith::CeilDivSIOp::create(b, loc, span, safe);
+    steps = arith::SelectOp::create(b, loc, isZero, zero, steps);
+    count = elementType.isInteger(64)
+                ? steps
+                : Value(arith::ExtSIOp::create(b, loc, b.getI64Type(), steps));
+  }
+  Value size = n.nonNegative(
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), count));
+  Value positions = n.positions(1, 0, size);
+  FailureOr<Value> values = n.create<CastOp>(positions, elementType);
+  FailureOr<Value> startScalar = n.scalarInput(0, "start");
+  FailureOr<Value> deltaScalar = n.scalarInput(2, "delta");
+  if (failed(values) || failed(startScalar) || failed(deltaScalar))
+    return failure();
+  values = n.create<MulOp>(*values, *deltaScalar);
+  if (failed(values))
+    return failure();
+  return n.setResult(n.create<AddOp>(*startScalar, *values));
+}
+
 LogicalResult importRange(NodeImporter &n) {
+  if (n.isRuntimeInput(0) || n.isRuntimeInput(1) || n.isRuntimeInput(2) ||
+      n.symbolicInput(0) || n.symbolicInput(1) || n.symbolicInput(2))
+    return importRuntimeRange(n);
   FailureOr<double> start = n.constantScalar(0, "start");
   FailureOr<double> limit = n.constantScalar(1, "limit");
   FailureOr<double> delta = n.constantScalar(2, "delta");
@@ -334,6 +400,52 @@ LogicalResult importComputedReshape(NodeImporter &n,
     shape.push_back(ShapedType::kDynamic);
     values[i] = n.extentValue(e);
   }
+  // Elements read at run time may be 0 (copy the input's extent) or -1 (what
+  // the others leave): resolved at run time too.
+  if (llvm::any_of(extents, [](const SymbolicExtent &e) { return e.fromData; })) {
+    if (inferred >= 0)
+      return n.emitError() << "shape has a -1 beside elements given at run "
+                              "time; give the -1 at run time too",
+             failure();
+    OpBuilder &b = n.b;
+    Location loc = n.loc;
+    auto constant = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    SmallVector<Value> resolved(values);
+    Value known = constant(1);
+    for (auto [i, e] : llvm::enumerate(extents)) {
+      if (!resolved[i]) {
+        known = arith::MulIOp::create(b, loc, known, constant(shape[i]));
+        continue;
+      }
+      if (e.fromData && !allowZero && (int64_t)i < x.getRank()) {
+        Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           resolved[i], constant(0));
+        resolved[i] = arith::SelectOp::create(b, loc, zero,
+                                              n.extentOf(data, i), resolved[i]);
+      }
+      Value minusOne = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, resolved[i], constant(-1));
+      known = arith::MulIOp::create(
+          b, loc, known,
+          arith::SelectOp::create(b, loc, minusOne, constant(1), resolved[i]));
+    }
+    Value count = constant(1);
+    for (int64_t d = 0; d < x.getRank(); ++d)
+      count = arith::MulIOp::create(b, loc, count, n.extentOf(data, d));
+    // (A product of 0 leaves nothing to infer: 0, which the element count
+    // check refuses unless the input is empty.)
+    Value safe = arith::MaxSIOp::create(b, loc, known, constant(1));
+    Value rest = arith::DivSIOp::create(b, loc, count, safe);
+    for (auto [i, e] : llvm::enumerate(extents)) {
+      if (!e.fromData)
+        continue;
+      Value minusOne = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, resolved[i], constant(-1));
+      values[i] = arith::SelectOp::create(b, loc, minusOne, rest, resolved[i]);
+    }
+  }
   if (inferred >= 0) {
     // What the other extents leave of the input's elements: static when
     // everything it depends on is.
@@ -497,6 +609,13 @@ LogicalResult importSymbolicReshape(NodeImporter &n,
 LogicalResult importReshape(NodeImporter &n) {
   if (const SmallVector<SymbolicExtent> *extents = n.symbolicInput(1))
     return importSymbolicReshape(n, *extents);
+  // A shape given as data (an input of the model): read at run time.
+  if (n.isRuntimeInput(1)) {
+    FailureOr<SmallVector<SymbolicExtent>> extents = n.extentsOf(1, "shape");
+    if (failed(extents))
+      return failure();
+    return importComputedReshape(n, *extents);
+  }
   FailureOr<SmallVector<int64_t>> requested = n.constantInts(1, "shape");
   if (failed(requested))
     return failure();
@@ -845,7 +964,61 @@ LogicalResult importGather(NodeImporter &n) {
       n.create<GatherOp>(n.input(0), n.input(1), n.b.getI64IntegerAttr(*axis)));
 }
 
+/// Expand to a shape computed from dynamic extents or given as data: each
+/// extent the broadcast of the input's and the shape's, the input's where it
+/// is not 1 (a dynamic one read as the result's, which the engine checks),
+/// the shape's (at run time) where the input's is 1 or absent.
+LogicalResult importRuntimeExpand(NodeImporter &n) {
+  FailureOr<SmallVector<SymbolicExtent>> extents = n.extentsOf(1, "shape");
+  if (failed(extents))
+    return failure();
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  int64_t rank = std::max<int64_t>(x.getRank(), extents->size());
+  SmallVector<int64_t> shape;
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t i = d - (rank - x.getRank()), k = d - (rank - extents->size());
+    int64_t in = i >= 0 ? x.getDimSize(i) : 1;
+    if (k < 0) {
+      shape.push_back(in);
+      if (ShapedType::isDynamic(in))
+        sizes.push_back(n.extentOf(data, i));
+      continue;
+    }
+    const SymbolicExtent &e = (*extents)[k];
+    std::optional<int64_t> given;
+    if (e.isConstant())
+      given = e.constant;
+    else if (e.source && !cast<RankedTensorType>(e.source.getType())
+                              .isDynamicDim(e.dim))
+      given = cast<RankedTensorType>(e.source.getType()).getDimSize(e.dim);
+    if (in != 1) {
+      if (given && *given != 1 && !ShapedType::isDynamic(in) && *given != in)
+        return n.emitError() << "cannot expand dimension " << i << " of "
+                             << x << " to " << *given,
+               failure();
+      shape.push_back(in);
+      if (ShapedType::isDynamic(in))
+        sizes.push_back(n.extentOf(data, i));
+      continue;
+    }
+    if (given) {
+      shape.push_back(*given);
+      continue;
+    }
+    shape.push_back(ShapedType::kDynamic);
+    sizes.push_back(n.nonNegative(n.extentValue(e)));
+  }
+  n.setOutput(0, ExpandOp::create(n.b, n.loc,
+                                  RankedTensorType::get(shape, x.getElementType()),
+                                  data, sizes));
+  return success();
+}
+
 LogicalResult importExpand(NodeImporter &n) {
+  if (n.symbolicInput(1) || n.isRuntimeInput(1))
+    return importRuntimeExpand(n);
   FailureOr<SmallVector<int64_t>> shape = n.constantInts(1, "shape");
   if (failed(shape))
     return failure();
@@ -915,7 +1088,8 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Pad"] = {importPad};
   allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat",
                          "Shape", "Reshape", "Pad", "Slice", "Squeeze",
-                         "Unsqueeze"});
+                         "Unsqueeze", "Expand"});
   allowSymbolicShapes(t, {"Shape", "Gather", "Unsqueeze", "Squeeze", "Concat",
-                          "Reshape", "ConstantOfShape", "Slice"});
+                          "Reshape", "ConstantOfShape", "Slice", "Expand",
+                          "Range"});
 }

@@ -397,7 +397,15 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
                           : OpFoldResult(rewriter.getIndexAttr(
                                 resultType.getDimSize(d))));
     // (An expand_shape of several dynamic extents in one group is viewed
-    // by int21-dynamic-expand-views after bufferization.)
+    // by int21-dynamic-expand-views after bufferization.) Into dynamic
+    // extents, from a dynamic count.
+    if (resultType.getRank() > 0 && !resultType.hasStaticShape() &&
+        cast<RankedTensorType>(flat.getType()).hasStaticShape())
+      flat = tensor::CastOp::create(
+          rewriter, loc,
+          RankedTensorType::get({ShapedType::kDynamic},
+                                inputType.getElementType()),
+          flat);
     SmallVector<ReassociationIndices> all;
     if (resultType.getRank() > 0)
       all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, resultType.getRank())));

@@ -1,0 +1,16 @@
+# Writes the inputs of shape-values.test: x = 0..23 as float[2,3,4] and the
+# shapes it is reshaped to at run time.
+import sys
+
+import numpy
+import onnx.numpy_helper
+
+out = sys.argv[1]
+tensors = {
+    "x": numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4),
+    "shape-copy-infer": numpy.array([0, -1], dtype=numpy.int64),
+    "shape-5x5": numpy.array([5, 5], dtype=numpy.int64),
+}
+for name, value in tensors.items():
+    with open(f"{out}/{name}.pb", "wb") as f:
+        f.write(onnx.numpy_helper.from_array(value).SerializeToString())
