@@ -111,7 +111,89 @@ LogicalResult importLRN(NodeImporter &n) {
 
 /// HannWindow, HammingWindow and BlackmanWindow: a constant of `size`
 /// elements (size must be a constant), in `output_datatype`.
+/// A window of a size given as data: its positions i (int21.iota of the
+/// size read at run time), the phase 2 pi i / N (N the size, or the size - 1
+/// for a symmetric window; 0 where N is not positive), then the window's
+/// cosine terms, in f32.
+LogicalResult importRuntimeWindow(NodeImporter &n, Type elementType,
+                                  bool periodic) {
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  Type f32 = b.getF32Type();
+  Value size = n.scalarValue(0);
+  if (!size.getType().isInteger(64))
+    size = arith::ExtSIOp::create(b, loc, b.getI64Type(), size);
+  Value count = n.nonNegative(
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), size));
+  FailureOr<Value> sizeTensor = n.scalarInput(0, "size");
+  if (failed(sizeTensor))
+    return failure();
+  FailureOr<Value> denominator = n.create<CastOp>(*sizeTensor, f32);
+  if (failed(denominator))
+    return failure();
+  if (!periodic)
+    denominator = n.create<SubOp>(*denominator, n.splat(f32, 1));
+  FailureOr<Value> positive =
+      failed(denominator) ? denominator
+                          : n.create<GreaterOp>(*denominator, n.splat(f32, 0));
+  FailureOr<Value> step =
+      failed(denominator) ? denominator
+                          : n.create<DivOp>(n.splat(f32, 2 * M_PI), *denominator);
+  if (failed(positive) || failed(step))
+    return failure();
+  step = n.create<WhereOp>(*positive, *step, n.splat(f32, 0));
+  FailureOr<Value> positions = n.create<CastOp>(n.positions(1, 0, count), f32);
+  if (failed(step) || failed(positions))
+    return failure();
+  FailureOr<Value> phase = n.create<MulOp>(*positions, *step);
+  if (failed(phase))
+    return failure();
+  // a0 - a1 cos(phase) (+ a2 cos(2 phase)).
+  StringRef kind = n.opType();
+  double a0 = kind == "HannWindow"      ? 0.5
+              : kind == "HammingWindow" ? 25.0 / 46.0
+                                        : 0.42;
+  double a1 = kind == "HannWindow"      ? 0.5
+              : kind == "HammingWindow" ? 1 - 25.0 / 46.0
+                                        : 0.5;
+  FailureOr<Value> first = n.create<CosOp>(*phase);
+  if (failed(first))
+    return failure();
+  first = n.create<MulOp>(*first, n.splat(f32, a1));
+  if (failed(first))
+    return failure();
+  FailureOr<Value> window = n.create<SubOp>(n.splat(f32, a0), *first);
+  if (failed(window))
+    return failure();
+  if (kind == "BlackmanWindow") {
+    FailureOr<Value> twice = n.create<MulOp>(*phase, n.splat(f32, 2));
+    if (failed(twice))
+      return failure();
+    FailureOr<Value> second = n.create<CosOp>(*twice);
+    if (failed(second))
+      return failure();
+    second = n.create<MulOp>(*second, n.splat(f32, 0.08));
+    if (failed(second))
+      return failure();
+    window = n.create<AddOp>(*window, *second);
+    if (failed(window))
+      return failure();
+  }
+  if (elementType != f32)
+    window = n.create<CastOp>(*window, elementType);
+  return n.setResult(window);
+}
+
 LogicalResult importWindow(NodeImporter &n) {
+  if (n.isRuntimeInput(0)) {
+    int64_t dataType = n.attrInt("output_datatype", 1);
+    Type elementType = convertElementType(dataType, n.ctx);
+    if (!elementType || elementType.isInteger(1))
+      return n.emitError() << "output_datatype " << onnxTypeName(dataType)
+                           << " is not supported",
+             failure();
+    return importRuntimeWindow(n, elementType, n.attrInt("periodic", 1) != 0);
+  }
   FailureOr<double> sizeValue = n.constantScalar(0, "size");
   if (failed(sizeValue))
     return failure();

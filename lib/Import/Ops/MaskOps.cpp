@@ -99,14 +99,37 @@ LogicalResult importEyeLike(NodeImporter &n) {
 /// elsewhere; out-of-range indices give all values[0].
 LogicalResult importOneHot(NodeImporter &n) {
   RankedTensorType indicesType = n.inputType(0);
-  FailureOr<double> depthValue = n.constantScalar(1, "depth");
-  if (failed(depthValue))
-    return failure();
-  // A non-integer depth is cast to int64 (ONNX).
-  int64_t depth = static_cast<int64_t>(*depthValue);
-  if (depth <= 0 || depth > (int64_t(1) << 32))
-    return n.emitError() << "depth must be positive, got " << *depthValue,
-           failure();
+  // The depth: a constant, or an input of the model read at run time (the
+  // extent along `axis` then computed; a non-positive depth gives none).
+  Type i64 = n.b.getI64Type();
+  int64_t depth = ShapedType::kDynamic;
+  Value depthExtent, depthTensor;
+  if (n.isRuntimeInput(1)) {
+    FailureOr<Value> scalar = n.scalarInput(1, "depth");
+    if (failed(scalar))
+      return failure();
+    // A non-integer depth is cast to int64 (ONNX).
+    if (getElementTypeOrSelf(scalar->getType()) != i64)
+      scalar = n.create<CastOp>(*scalar, i64);
+    if (failed(scalar))
+      return failure();
+    depthTensor = *scalar;
+    Value element = n.scalarValue(1);
+    if (isa<FloatType>(element.getType()))
+      element = arith::FPToSIOp::create(n.b, n.loc, i64, element);
+    else if (!element.getType().isInteger(64))
+      element = arith::ExtSIOp::create(n.b, n.loc, i64, element);
+    depthExtent = n.nonNegative(
+        arith::IndexCastOp::create(n.b, n.loc, n.b.getIndexType(), element));
+  } else {
+    FailureOr<double> depthValue = n.constantScalar(1, "depth");
+    if (failed(depthValue))
+      return failure();
+    depth = static_cast<int64_t>(*depthValue);
+    if (depth <= 0 || depth > (int64_t(1) << 32))
+      return n.emitError() << "depth must be positive, got " << *depthValue,
+             failure();
+  }
   RankedTensorType valuesType = n.inputType(2);
   if (!valuesType || valuesType.getNumElements() != 2)
     return n.emitError() << "input 'values' must hold two elements "
@@ -118,14 +141,14 @@ LogicalResult importOneHot(NodeImporter &n) {
     return failure();
 
   // Indices as i64 (floats truncate, as ONNX's cast does), wrapped once.
-  Type i64 = n.b.getI64Type();
   FailureOr<Value> indices = n.input(0);
   if (indicesType.getElementType() != i64)
     indices = n.create<CastOp>(*indices, i64);
   if (failed(indices))
     return failure();
   FailureOr<Value> negative = n.create<LessOp>(*indices, n.splat(i64, 0));
-  FailureOr<Value> wrapped = n.create<AddOp>(*indices, n.splat(i64, depth));
+  FailureOr<Value> wrapped = n.create<AddOp>(
+      *indices, depthTensor ? depthTensor : n.splat(i64, depth));
   if (failed(negative) || failed(wrapped))
     return failure();
   indices = n.create<WhereOp>(*negative, *wrapped, *indices);
@@ -136,8 +159,9 @@ LogicalResult importOneHot(NodeImporter &n) {
   indices = n.reshape(*indices, shape);
   if (failed(indices))
     return failure();
-  FailureOr<Value> hot =
-      n.create<EqualOp>(*indices, n.positions(rank, *axis, depth));
+  Value positions = depthExtent ? n.positions(rank, *axis, depthExtent)
+                               : n.positions(rank, *axis, depth);
+  FailureOr<Value> hot = n.create<EqualOp>(*indices, positions);
   if (failed(hot))
     return failure();
 
