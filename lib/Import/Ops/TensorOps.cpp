@@ -677,6 +677,111 @@ FailureOr<SmallVector<int64_t>> readAxes(NodeImporter &n, unsigned input) {
   return n.constantInts(input, "axes");
 }
 
+/// Squeeze (squeeze = true) or Unsqueeze by axes given as data: which
+/// dimensions go or come is known at run time only, so every extent of the
+/// result is computed (selects over the input's extents) and the reshape to
+/// them checked to keep the element count (a squeezed extent other than 1
+/// is refused before the run).
+LogicalResult importRuntimeAxesReshape(NodeImporter &n, bool squeeze) {
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  FailureOr<SmallVector<SymbolicExtent>> given = n.extentsOf(1, "axes");
+  if (failed(given))
+    return failure();
+  int64_t rank = x.getRank(), count = given->size();
+  int64_t outRank = squeeze ? rank - count : rank + count;
+  if (outRank < 0)
+    return n.emitError() << "squeezes " << count << " axes of a tensor of rank "
+                         << rank,
+           failure();
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // The axes, negative ones counted from the end.
+  int64_t axesRank = squeeze ? rank : outRank;
+  SmallVector<Value> axes;
+  for (const SymbolicExtent &e : *given) {
+    Value a = n.extentValue(e);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, a, constant(0));
+    axes.push_back(arith::SelectOp::create(
+        b, loc, negative, arith::AddIOp::create(b, loc, a, constant(axesRank)),
+        a));
+  }
+  auto isAxis = [&](int64_t d) -> Value {
+    Value any = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (Value a : axes)
+      any = arith::OrIOp::create(
+          b, loc, any,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a,
+                                constant(d)));
+    return any;
+  };
+  // `which` (an index) picks one of the input's extents.
+  auto extentAt = [&](Value which) {
+    Value extent = constant(1);
+    for (int64_t i = rank - 1; i >= 0; --i)
+      extent = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, which,
+                                constant(i)),
+          n.extentOf(data, i), extent);
+    return extent;
+  };
+  SmallVector<Value> sizes;
+  if (squeeze) {
+    // Result extent j: the j-th input extent that is not squeezed.
+    SmallVector<Value> kept, position;
+    Value before = constant(0);
+    for (int64_t i = 0; i < rank; ++i) {
+      Value keep = arith::XOrIOp::create(
+          b, loc, isAxis(i), arith::ConstantIntOp::create(b, loc, 1, 1));
+      kept.push_back(keep);
+      position.push_back(before);
+      before = arith::AddIOp::create(
+          b, loc, before,
+          arith::IndexCastOp::create(
+              b, loc, b.getIndexType(),
+              arith::ExtUIOp::create(b, loc, b.getI64Type(), keep)));
+    }
+    for (int64_t j = 0; j < outRank; ++j) {
+      Value extent = constant(1);
+      for (int64_t i = rank - 1; i >= 0; --i) {
+        Value here = arith::AndIOp::create(
+            b, loc, kept[i],
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  position[i], constant(j)));
+        extent = arith::SelectOp::create(b, loc, here, n.extentOf(data, i),
+                                         extent);
+      }
+      sizes.push_back(extent);
+    }
+  } else {
+    // Result extent k: 1 at an axis, else the input's extent k - (the axes
+    // before k).
+    for (int64_t k = 0; k < outRank; ++k) {
+      Value before = constant(0);
+      for (Value a : axes)
+        before = arith::AddIOp::create(
+            b, loc, before,
+            arith::IndexCastOp::create(
+                b, loc, b.getIndexType(),
+                arith::ExtUIOp::create(
+                    b, loc, b.getI64Type(),
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          a, constant(k)))));
+      Value source = arith::SubIOp::create(b, loc, constant(k), before);
+      sizes.push_back(arith::SelectOp::create(b, loc, isAxis(k), constant(1),
+                                              extentAt(source)));
+    }
+  }
+  SmallVector<int64_t> shape(outRank, ShapedType::kDynamic);
+  n.setOutput(0, ReshapeOp::create(b, loc, x.clone(shape), data, sizes));
+  return success();
+}
+
 LogicalResult importSqueeze(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   // A one-element symbolic shape squeezed to its scalar.
@@ -688,6 +793,8 @@ LogicalResult importSqueeze(NodeImporter &n) {
     n.setSymbolicOutput(0, *extents, /*rank=*/0);
     return success();
   }
+  if (n.sinceVersion >= 13 && n.isRuntimeInput(1))
+    return importRuntimeAxesReshape(n, /*squeeze=*/true);
   FailureOr<SmallVector<int64_t>> axes = readAxes(n, 1);
   if (failed(axes))
     return failure();
@@ -727,6 +834,8 @@ LogicalResult importUnsqueeze(NodeImporter &n) {
     n.setSymbolicOutput(0, *extents, /*rank=*/1);
     return success();
   }
+  if (n.sinceVersion >= 13 && n.isRuntimeInput(1))
+    return importRuntimeAxesReshape(n, /*squeeze=*/false);
   FailureOr<SmallVector<int64_t>> axes = readAxes(n, 1);
   if (failed(axes))
     return failure();
