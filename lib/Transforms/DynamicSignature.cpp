@@ -86,6 +86,19 @@ struct DimOfView : OpRewritePattern<memref::DimOp> {
       rewriter.replaceOpWithNewOp<memref::DimOp>(dim, cast.getSource(), *index);
       return success();
     }
+    // A view's extent is its size (a slice computed at run time).
+    if (auto subview = dyn_cast_or_null<memref::SubViewOp>(def)) {
+      llvm::SmallBitVector dropped = subview.getDroppedDims();
+      SmallVector<OpFoldResult> sizes;
+      for (auto [d, size] : llvm::enumerate(subview.getMixedSizes()))
+        if (!dropped.test(d))
+          sizes.push_back(size);
+      if (*index >= (int64_t)sizes.size())
+        return failure();
+      rewriter.replaceOp(dim, getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                              sizes[*index]));
+      return success();
+    }
     return failure();
   }
 };
@@ -166,7 +179,14 @@ struct DynamicSignaturePass
         keep.push_back(dim->getResult(0));
       auto anchor = UnrealizedConversionCastOp::create(
           b, main.getLoc(), TypeRange(), keep);
-      (void)applyOpPatternsGreedily(dims, std::move(patterns), config);
+      // (The extents of the buffers they read, views' included, resolved
+      // too: an allocation sized by the extents of a slice.)
+      SmallVector<Operation *> queries(dims);
+      body.walk([&](memref::DimOp query) {
+        if (!llvm::is_contained(dims, query.getOperation()))
+          queries.push_back(query);
+      });
+      (void)applyOpPatternsGreedily(queries, std::move(patterns), config);
       for (auto [i, e] : llvm::enumerate(outputExtents))
         outputValues.push_back(
             {slotOf(e.arg, e.dim), anchor->getOperand(i)});

@@ -20,6 +20,7 @@ namespace {
 /// groups, where later stages turn them into views or copies.
 bool isDataMovement(Operation *op) {
   return isa<ConstantOp, ReshapeOp, TransposeOp, ExpandOp, ConcatOp, SliceOp,
+             DynamicSliceOp,
              GatherOp, PadOp, GatherElementsOp, GatherNDOp, ScatterElementsOp,
              ScatterNDOp>(op);
 }

@@ -235,3 +235,25 @@ func.func @slice_dynamic(%x: tensor<?x?x12xf32>) -> tensor<?x2x4xf32> {
   %0 = int21.slice %x {starts = array<i64: 0, 1, 4>, sizes = array<i64: -9223372036854775808, 2, 4>, steps = array<i64: 1, 3, 1>} : (tensor<?x?x12xf32>) -> tensor<?x2x4xf32>
   return %0 : tensor<?x2x4xf32>
 }
+
+// -----
+
+// A slice whose positions are computed at run time: a strided view where
+// the steps are positive constants, else each element read at its position.
+// CHECK-LABEL: func.func @dynamic_slice
+// CHECK-SAME:  ([[X:%.+]]: tensor<8x?xf32>, [[S:%.+]]: index, [[N:%.+]]: index, [[T:%.+]]: index)
+// CHECK:       tensor.extract_slice [[X]][2, [[S]]] [4, [[N]]] [1, 2] : tensor<8x?xf32> to tensor<4x?xf32>
+// CHECK:       [[INIT:%.+]] = tensor.empty([[N]]) : tensor<4x?xf32>
+// CHECK:       linalg.generic {{.*}} outs([[INIT]] : tensor<4x?xf32>)
+// CHECK:         [[J:%.+]] = linalg.index 1 : index
+// CHECK:         [[STEP:%.+]] = arith.muli [[J]], [[T]] : index
+// CHECK:         [[AT:%.+]] = arith.addi [[S]], [[STEP]] : index
+// CHECK:         tensor.extract [[X]][%{{.+}}, [[AT]]] : tensor<8x?xf32>
+func.func @dynamic_slice(%x: tensor<8x?xf32>, %s: index, %n: index, %t: index) -> (tensor<4x?xf32>, tensor<4x?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %0 = int21.dynamic_slice %x [%c2, %s] [%c4, %n] [%c1, %c2] : tensor<8x?xf32> to tensor<4x?xf32>
+  %1 = int21.dynamic_slice %x [%c2, %s] [%c4, %n] [%c1, %t] : tensor<8x?xf32> to tensor<4x?xf32>
+  return %0, %1 : tensor<4x?xf32>, tensor<4x?xf32>
+}

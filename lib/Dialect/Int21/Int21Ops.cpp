@@ -1,6 +1,7 @@
 //===- Int21Ops.cpp - int21 op type inference, verifiers and builders -----===//
 
 #include "int21/Dialect/Int21/Int21Ops.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -688,6 +689,28 @@ LogicalResult ExpandOp::verify() {
     return emitOpError() << "expects input shape " << shapeStr(in.getShape())
                          << " to broadcast to the result shape "
                          << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult DynamicSliceOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  int64_t rank = in.getRank();
+  if (out.getRank() != rank || (int64_t)getStarts().size() != rank ||
+      (int64_t)getSizes().size() != rank || (int64_t)getSteps().size() != rank)
+    return emitOpError() << "expects a result of the input's rank " << rank
+                         << " and one start, size and step per dimension";
+  for (auto [d, size] : llvm::enumerate(getSizes())) {
+    std::optional<int64_t> known = getConstantIntValue(size);
+    if (known && !out.isDynamicDim(d) && *known != out.getDimSize(d))
+      return emitOpError() << "expects dimension " << d << " of the result to "
+                           << "be its size " << *known;
+  }
+  for (auto [d, step] : llvm::enumerate(getSteps()))
+    if (std::optional<int64_t> known = getConstantIntValue(step);
+        known && *known == 0)
+      return emitOpError() << "expects non-zero steps, got 0 for dimension "
+                           << d;
   return success();
 }
 

@@ -899,11 +899,50 @@ FailureOr<Value> sliceAlong(NodeImporter &n, Value x, int64_t axis,
                            n.b.getDenseI64ArrayAttr(steps));
 }
 
+/// Split by sizes given as data: consecutive int21.dynamic_slices along the
+/// axis, each part's extent read at run time (clamped into what is left of
+/// the dimension, so that no part reads past it).
+LogicalResult importRuntimeSplit(NodeImporter &n, int64_t axis) {
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  FailureOr<SmallVector<SymbolicExtent>> given = n.extentsOf(1, "split");
+  if (failed(given))
+    return failure();
+  if (given->size() != n.numOutputs())
+    return n.emitError() << "split has " << given->size() << " sizes for "
+                         << n.numOutputs() << " outputs",
+           failure();
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value dim = n.extentOf(data, axis), offset = zero;
+  for (auto [i, extent] : llvm::enumerate(*given)) {
+    Value left = arith::SubIOp::create(b, loc, dim, offset);
+    Value size = arith::MinSIOp::create(
+        b, loc, n.nonNegative(n.extentValue(extent)), left);
+    SmallVector<Value> starts, sizes, steps;
+    SmallVector<int64_t> shape(x.getShape());
+    for (int64_t d = 0; d < x.getRank(); ++d) {
+      starts.push_back(d == axis ? offset : zero);
+      sizes.push_back(d == axis ? size : n.extentOf(data, d));
+      steps.push_back(one);
+    }
+    shape[axis] = ShapedType::kDynamic;
+    n.setOutput(i, DynamicSliceOp::create(b, loc, x.clone(shape), data, starts,
+                                          sizes, steps));
+    offset = arith::AddIOp::create(b, loc, offset, size);
+  }
+  return success();
+}
+
 LogicalResult importSplit(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   FailureOr<int64_t> axis = n.normalizeAxis(n.attrInt("axis", 0), x.getRank());
   if (failed(axis))
     return failure();
+  if (n.sinceVersion >= 13 && n.isRuntimeInput(1))
+    return importRuntimeSplit(n, *axis);
   int64_t dim = x.getDimSize(*axis);
   SmallVector<int64_t> sizes;
   if (n.sinceVersion < 13) {
@@ -941,10 +980,155 @@ LogicalResult importSplit(NodeImporter &n) {
   return success();
 }
 
+/// Slice whose starts, ends, axes or steps are inputs of the model or
+/// extents computed at run time, or whose positions along a dynamic extent
+/// count from its end: ONNX's rules (negative positions count from the end,
+/// clamped into the dimension, backwards from dim - 1) applied at run time,
+/// an int21.dynamic_slice of the positions so resolved. Every dimension an
+/// axis may name gets a dynamic extent.
+LogicalResult importRuntimeSlice(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  Value data = n.input(0);
+  int64_t rank = x.getRank();
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  FailureOr<SmallVector<SymbolicExtent>> starts = n.extentsOf(1, "starts");
+  if (failed(starts))
+    return failure();
+  FailureOr<SmallVector<SymbolicExtent>> ends = n.extentsOf(2, "ends");
+  if (failed(ends))
+    return failure();
+  size_t count = starts->size();
+  SmallVector<SymbolicExtent> axes, steps;
+  if (n.hasInput(3)) {
+    FailureOr<SmallVector<SymbolicExtent>> a = n.extentsOf(3, "axes");
+    if (failed(a))
+      return failure();
+    axes = *a;
+  } else {
+    for (size_t i = 0; i < count; ++i)
+      axes.push_back({(int64_t)i, Value(), 0, Value()});
+  }
+  if (n.hasInput(4)) {
+    FailureOr<SmallVector<SymbolicExtent>> st = n.extentsOf(4, "steps");
+    if (failed(st))
+      return failure();
+    steps = *st;
+  } else {
+    steps.assign(count, {1, Value(), 0, Value()});
+  }
+  if (ends->size() != count || axes.size() != count || steps.size() != count)
+    return n.emitError() << "starts, ends, axes and steps must have one length",
+           failure();
+  // Per dimension: start 0, end its extent, step 1 unless an axis names it.
+  SmallVector<Value> dimStart, dimEnd, dimStep;
+  SmallVector<bool> touched(rank, false);
+  for (int64_t d = 0; d < rank; ++d) {
+    dimStart.push_back(constant(0));
+    dimEnd.push_back(n.extentOf(data, d));
+    dimStep.push_back(constant(1));
+  }
+  for (size_t i = 0; i < count; ++i) {
+    Value start = n.extentValue((*starts)[i]), end = n.extentValue((*ends)[i]),
+          step = n.extentValue(steps[i]);
+    if (steps[i].isConstant() && steps[i].constant == 0)
+      return n.emitError() << "steps must not be 0", failure();
+    if (axes[i].isConstant()) {
+      FailureOr<int64_t> axis = n.normalizeAxis(axes[i].constant, rank);
+      if (failed(axis))
+        return failure();
+      touched[*axis] = true;
+      dimStart[*axis] = start;
+      dimEnd[*axis] = end;
+      dimStep[*axis] = step;
+      continue;
+    }
+    // An axis read at run time: each dimension it may name selects it.
+    Value axis = n.extentValue(axes[i]);
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           axis, constant(0));
+    axis = arith::SelectOp::create(
+        b, loc, negative, arith::AddIOp::create(b, loc, axis, constant(rank)),
+        axis);
+    for (int64_t d = 0; d < rank; ++d) {
+      touched[d] = true;
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         axis, constant(d));
+      dimStart[d] = arith::SelectOp::create(b, loc, here, start, dimStart[d]);
+      dimEnd[d] = arith::SelectOp::create(b, loc, here, end, dimEnd[d]);
+      dimStep[d] = arith::SelectOp::create(b, loc, here, step, dimStep[d]);
+    }
+  }
+  SmallVector<Value> outStarts, outSizes, outSteps;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!touched[d]) {
+      outStarts.push_back(constant(0));
+      outSizes.push_back(n.extentOf(data, d));
+      outSteps.push_back(constant(1));
+      shape.push_back(x.getDimSize(d));
+      continue;
+    }
+    Value dim = n.extentOf(data, d);
+    Value start = dimStart[d], end = dimEnd[d], step = dimStep[d];
+    auto fromEnd = [&](Value v) {
+      Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             v, constant(0));
+      return arith::SelectOp::create(b, loc, negative,
+                                     arith::AddIOp::create(b, loc, v, dim), v)
+          .getResult();
+    };
+    auto clamp = [&](Value v, Value lo, Value hi) {
+      return arith::MinSIOp::create(b, loc,
+                                    arith::MaxSIOp::create(b, loc, v, lo), hi)
+          .getResult();
+    };
+    start = fromEnd(start);
+    end = fromEnd(end);
+    Value forward = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                          step, constant(0));
+    Value last = arith::SubIOp::create(b, loc, dim, constant(1));
+    // Forwards: start and end in [0, dim]; backwards: start in [0, dim - 1],
+    // end in [-1, dim - 1].
+    Value startF = clamp(start, constant(0), dim);
+    Value endF = clamp(end, constant(0), dim);
+    Value startB = clamp(start, constant(0), last);
+    Value endB = clamp(end, constant(-1), last);
+    start = arith::SelectOp::create(b, loc, forward, startF, startB);
+    end = arith::SelectOp::create(b, loc, forward, endF, endB);
+    // ceil((end - start) / step), at least 0 (a step of 0, which ONNX calls
+    // invalid, read as 1).
+    Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         step, constant(0));
+    step = arith::SelectOp::create(b, loc, isZero, constant(1), step);
+    Value size = n.nonNegative(arith::CeilDivSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, end, start), step));
+    // No elements: start 0, inside any dimension.
+    Value empty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                        constant(0));
+    start = arith::SelectOp::create(b, loc, empty, constant(0), start);
+    outStarts.push_back(start);
+    outSizes.push_back(size);
+    outSteps.push_back(step);
+    shape.push_back(ShapedType::kDynamic);
+  }
+  n.setOutput(0, DynamicSliceOp::create(b, loc, x.clone(shape), data,
+                                        outStarts, outSizes, outSteps));
+  return success();
+}
+
 LogicalResult importSlice(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   int64_t rank = x.getRank();
   SmallVector<int64_t> starts, ends, axes, steps;
+  // Parameters read at run time, or computed from dynamic extents.
+  if (n.sinceVersion >= 10 && !n.symbolicInput(0))
+    for (unsigned i = 1; i < 5; ++i)
+      if (n.isRuntimeInput(i) || n.symbolicInput(i))
+        return importRuntimeSlice(n);
   if (n.sinceVersion < 10) {
     starts = n.attrInts("starts");
     ends = n.attrInts("ends");
@@ -998,13 +1182,16 @@ LogicalResult importSlice(NodeImporter &n) {
       constexpr int64_t kToTheEnd = std::numeric_limits<int32_t>::max();
       if (start == 0 && step == 1 && end >= kToTheEnd)
         continue;
-      if (start < 0 || end < 0 || end >= kToTheEnd || step < 0)
+      if (start < 0 || end < 0 || end >= kToTheEnd || step < 0) {
+        if (n.sinceVersion >= 10)
+          return importRuntimeSlice(n);
         return n.emitError()
                << "slices dynamic dimension " << *axis << " of " << x
                << " from " << start << " to " << end << " by " << step
                << ": int21 slices a dynamic extent whole or at non-negative "
                   "positions counted from its start only",
                failure();
+      }
       outStarts[*axis] = start;
       outSizes[*axis] = end > start ? (end - start + step - 1) / step : 0;
       outSteps[*axis] = step;

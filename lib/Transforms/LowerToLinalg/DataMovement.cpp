@@ -9,6 +9,7 @@
 #include "LowerToLinalg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace int21;
@@ -89,6 +90,66 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
                               return args[0];
                             },
                             dynamicSizes));
+    return success();
+  }
+};
+
+struct DynamicSliceLowering : OpConversionPattern<DynamicSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, TypeRange{op.getInput().getType()},
+                                 rewriter)))
+      return failure();
+    auto resultType = cast<RankedTensorType>(signlessType(op.getType()));
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    SmallVector<OpFoldResult> starts = getAsOpFoldResult(op.getStarts()),
+                              sizes = getAsOpFoldResult(op.getSizes()),
+                              steps = getAsOpFoldResult(op.getSteps());
+    // An empty input gives an empty result (no position lies inside it).
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (llvm::is_contained(inputType.getShape(), 0)) {
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < resultType.getRank(); ++d)
+        if (resultType.isDynamicDim(d))
+          dynamicSizes.push_back(op.getSizes()[d]);
+      rewriter.replaceOp(op,
+                         emptyTensor(rewriter, loc, resultType, dynamicSizes));
+      return success();
+    }
+    // Positive steps known at compile time: a strided view.
+    if (llvm::all_of(steps, [](OpFoldResult step) {
+          std::optional<int64_t> known = getConstantIntValue(step);
+          return known && *known > 0;
+        })) {
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, input,
+                                                   starts, sizes, steps);
+      if (slice.getType() != resultType)
+        slice = tensor::CastOp::create(rewriter, loc, resultType, slice);
+      rewriter.replaceOp(op, slice);
+      return success();
+    }
+    // Any sign: each element read at its position (a gather).
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dynamicSizes.push_back(op.getSizes()[d]);
+    rewriter.replaceOp(
+        op, parallelGeneric(
+                rewriter, loc, resultType, ValueRange(), {},
+                [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                  SmallVector<Value> position;
+                  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+                    Value j = linalg::IndexOp::create(b, l, d);
+                    position.push_back(arith::AddIOp::create(
+                        b, l, op.getStarts()[d],
+                        arith::MulIOp::create(b, l, j, op.getSteps()[d])));
+                  }
+                  return tensor::ExtractOp::create(b, l, input, position);
+                },
+                dynamicSizes));
     return success();
   }
 };
@@ -346,6 +407,7 @@ struct PadLowering : OpConversionPattern<PadOp> {
 
 void lowering::populateDataMovementLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SliceLowering, ConcatLowering, GatherLowering, PadLowering>(
+  patterns.add<SliceLowering, DynamicSliceLowering, ConcatLowering,
+               GatherLowering, PadLowering>(
       converter, patterns.getContext());
 }

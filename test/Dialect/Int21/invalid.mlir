@@ -992,3 +992,22 @@ func.func @slice_dynamic_size(%x: tensor<4x?xf32>) {
   %0 = int21.slice %x {starts = array<i64: 0, 0>, sizes = array<i64: -9223372036854775808, -9223372036854775808>, steps = array<i64: 1, 1>} : (tensor<4x?xf32>) -> tensor<?x?xf32>
   return
 }
+
+// -----
+
+func.func @dynamic_slice_size(%x: tensor<8xf32>, %s: index) {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{'int21.dynamic_slice' op expects dimension 0 of the result to be its size 3}}
+  %0 = int21.dynamic_slice %x [%s] [%c3] [%c1] : tensor<8xf32> to tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_slice_step(%x: tensor<8xf32>, %s: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'int21.dynamic_slice' op expects non-zero steps, got 0 for dimension 0}}
+  %0 = int21.dynamic_slice %x [%s] [%n] [%c0] : tensor<8xf32> to tensor<?xf32>
+  return
+}

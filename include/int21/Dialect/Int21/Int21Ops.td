@@ -547,6 +547,34 @@ def Int21_SliceOp : Int21_DynamicOp<"slice",
   let hasFolder = 1;
 }
 
+def Int21_DynamicSliceOp : Int21_DynamicOp<"dynamic_slice",
+    [Pure, AttrSizedOperandSegments,
+     AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "strided slice whose positions are computed at run time";
+  let description = [{
+    Element `j` along dimension `d` of the result is element
+    `starts[d] + j * steps[d]` of `input`, for `j` in `[0, sizes[d])`: like
+    int21.slice, with `starts`, `sizes` and `steps` given as `index` values,
+    one of each per dimension (ONNX Slice and Split whose parameters are
+    inputs of the model or extents computed at run time, resolved and clamped
+    by the importer so that the positions lie inside `input`). A step may be
+    negative, never 0. A static extent of the result is that dimension's size.
+
+    ```mlir
+    %r = int21.dynamic_slice %x [%c0, %s] [%n, %c4] [%c1, %c1]
+        : tensor<?x8xf32> to tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Int21_Tensor:$input, Variadic<Index>:$starts,
+                       Variadic<Index>:$sizes, Variadic<Index>:$steps);
+  let results = (outs Int21_Tensor:$output);
+  let assemblyFormat = [{
+    $input `[` $starts `]` `[` $sizes `]` `[` $steps `]` attr-dict `:`
+    type($input) `to` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
 def Int21_GatherOp : Int21_Op<"gather",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
   let summary = "gather of slices along one axis by integer indices";
