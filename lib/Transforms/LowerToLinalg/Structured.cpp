@@ -188,8 +188,42 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
       checkExtents();
     // Rows of dynamic extent (a dynamic model's linear layers, [b..., m, k]
-    // x [k, n]) against a constant weight: the panel product over the rows
-    // flattened, viewed back as [b..., m, n].
+    // x [k, n]): the product over the rows flattened, viewed back as
+    // [b..., m, n]; against a constant weight in panels, as static ones.
+    if (!resultType.hasStaticShape() && rhsType.getRank() == 2 &&
+        lhsType.getRank() == rank && rank > 2 && rhsType.hasStaticShape() &&
+        !lhsType.isDynamicDim(rank - 1) &&
+        !(panels &&
+          wantsPanels(rhs, std::numeric_limits<int64_t>::max(), elementType))) {
+      int64_t n = rhsType.getDimSize(1);
+      SmallVector<ReassociationIndices> rowsAndK = {
+          llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
+      Value flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rowsAndK);
+      auto flatResult = RankedTensorType::get(
+          {cast<RankedTensorType>(flat.getType()).getDimSize(0), n},
+          elementType);
+      SmallVector<Value> rows;
+      if (flatResult.isDynamicDim(0))
+        rows.push_back(tensor::DimOp::create(rewriter, loc, flat, 0));
+      Value init = filledTensor(rewriter, loc, flatResult,
+                                zeroAttr(rewriter, elementType), rows);
+      Value product = linalg::MatmulOp::create(rewriter, loc,
+                                               TypeRange{flatResult},
+                                               ValueRange{flat, rhs},
+                                               ValueRange{init})
+                          .getResult(0);
+      SmallVector<OpFoldResult> shape;
+      for (int64_t d = 0; d < rank - 1; ++d)
+        shape.push_back(
+            lhsType.isDynamicDim(d)
+                ? OpFoldResult(
+                      tensor::DimOp::create(rewriter, loc, lhs, d).getResult())
+                : OpFoldResult(rewriter.getIndexAttr(lhsType.getDimSize(d))));
+      shape.push_back(rewriter.getIndexAttr(n));
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, resultType, product, rowsAndK, shape);
+      return success();
+    }
     if (panels && !resultType.hasStaticShape() && rhsType.getRank() == 2 &&
         lhsType.getRank() == rank && rhsType.hasStaticShape() &&
         !lhsType.isDynamicDim(rank - 1) &&
