@@ -208,10 +208,57 @@ ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
                       out);
 }
 
-/// The constant `value` seen through `op` (a transpose, reshape, copy or
-/// constant padding of it), or null when `op` is none of these or the data is not available.
+/// Whether `op` is a slice of static offsets, sizes and strides that keeps
+/// the rank (a part of a weight: PyTorch's attention splits one projection
+/// weight into q, k and v).
+bool isStaticSlice(Operation *op) {
+  auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(op);
+  return slice && slice.getType().hasStaticShape() &&
+         slice.getSourceType().getRank() == slice.getType().getRank() &&
+         llvm::none_of(slice.getStaticOffsets(), ShapedType::isDynamic) &&
+         llvm::none_of(slice.getStaticStrides(), ShapedType::isDynamic);
+}
+
+/// The constant `value` sliced by `slice` (isStaticSlice), or null.
+ElementsAttr sliceBytes(tensor::ExtractSliceOp slice, ElementsAttr value) {
+  auto resultType = cast<ShapedType>(slice.getType());
+  Type element = resultType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return {};
+  std::optional<std::vector<char>> bytes = getConstantBytes(value);
+  if (!bytes)
+    return {};
+  size_t elemSize = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<int64_t> inShape = cast<ShapedType>(value.getType()).getShape(),
+                    outShape = resultType.getShape(),
+                    offsets = slice.getStaticOffsets(),
+                    strides = slice.getStaticStrides();
+  int64_t rank = outShape.size();
+  std::vector<char> out(resultType.getNumElements() * elemSize);
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t linear = 0; linear < resultType.getNumElements(); ++linear) {
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      src = src * inShape[d] + offsets[d] + index[d] * strides[d];
+    std::memcpy(out.data() + linear * elemSize, bytes->data() + src * elemSize,
+                elemSize);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < outShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return makeResource(resultType, constantName(value, "constant") + ".slice",
+                      out);
+}
+
+/// The constant `value` seen through `op` (a transpose, reshape, static
+/// slice, copy or constant padding of it), or null when `op` is none of
+/// these or the data is not available.
 ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
   auto resultType = cast<ShapedType>(op->getResult(0).getType());
+  if (isStaticSlice(op))
+    return sliceBytes(cast<tensor::ExtractSliceOp>(op), value);
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
     if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
       return DenseResourceElementsAttr::get(resultType,
@@ -250,12 +297,15 @@ void int21::foldConstantDataMovement(func::FuncOp func) {
       candidates.push_back(op);
   });
   // Producers come before consumers in the walk, so chains fold in one go.
-  // A reshape alone stays (a view of the constant, free at run time): the
-  // constant keeps its place and its type, whatever pass reshapes it and
-  // when, so that the weights are laid out alike whichever way the module
-  // was scheduled; a data movement behind reshapes folds through them.
+  // A reshape or a slice alone stays (a view of the constant, free at run
+  // time): the constant keeps its place and its type, whatever pass reshapes
+  // it and when, so that the weights are laid out alike whichever way the
+  // module was scheduled; a data movement behind reshapes and slices folds
+  // through them (the slice's part of the weight, laid out anew).
   auto isReshape = [](Operation *op) {
-    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op);
+    return isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+               op) ||
+           isStaticSlice(op);
   };
   for (Operation *op : candidates) {
     if (op->getNumResults() != 1 || op->getNumOperands() < 1)

@@ -74,3 +74,31 @@ func.func @padded() -> tensor<3x4xi32> {
 #-}
 // A row of 9s, then 1 2 3 9, 4 5 6 9.
 // ALL: p.pad: "0x08000000090000000900000009000000090000000100000002000000030000000900000004000000050000000600000009000000"
+
+// -----
+
+// A transposed slice of a weight (a part of attention's projection weight)
+// is sliced and transposed at compile time; a slice alone stays a view.
+// ALL-LABEL: func.func @sliced
+// ALL-SAME: int21.weight = dense_resource<s.slice.T> : tensor<2x2xi32>
+// ALL-NOT: linalg.transpose
+// ALL: tensor.extract_slice
+// ALL: return
+func.func @sliced() -> (tensor<2x2xi32>, tensor<2x2xi32>) {
+  %s = arith.constant dense_resource<s> : tensor<3x4xi32>
+  %part = tensor.extract_slice %s[1, 1] [2, 2] [1, 2] : tensor<3x4xi32> to tensor<2x2xi32>
+  %e = tensor.empty() : tensor<2x2xi32>
+  %t = linalg.transpose ins(%part : tensor<2x2xi32>) outs(%e : tensor<2x2xi32>) permutation = [1, 0]
+  %view = tensor.extract_slice %s[0, 0] [2, 2] [1, 1] : tensor<3x4xi32> to tensor<2x2xi32>
+  return %t, %view : tensor<2x2xi32>, tensor<2x2xi32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      s: "0x04000000000000000100000002000000030000000400000005000000060000000700000008000000090000000A0000000B000000"
+    }
+  }
+#-}
+// Rows 1 and 2, columns 1 and 3: [[5, 7], [9, 11]], transposed: 5 9 7 11.
+// ALL: s.slice.T: "0x08000000050000000900000007000000

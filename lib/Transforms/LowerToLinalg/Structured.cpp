@@ -67,11 +67,19 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
   /// head, whose weight is streamed once.
   static bool wantsPanels(Value rhs, int64_t rows, Type element) {
     auto type = cast<RankedTensorType>(rhs.getType());
-    // A constant, or its transpose or reshape (a linear layer's weight
-    // imported as W^T): folded as well.
+    // A constant, or its transpose, reshape or slice (a linear layer's
+    // weight imported as W^T, a part of attention's projection weight):
+    // folded as well.
+    auto staticSlice = [](Operation *op) {
+      auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(op);
+      return slice && slice.getType().hasStaticShape() &&
+             llvm::none_of(slice.getStaticOffsets(), ShapedType::isDynamic) &&
+             llvm::none_of(slice.getStaticStrides(), ShapedType::isDynamic);
+    };
     Operation *def = rhs.getDefiningOp();
     while (isa_and_present<linalg::TransposeOp, tensor::CollapseShapeOp,
-                           tensor::ExpandShapeOp>(def))
+                           tensor::ExpandShapeOp>(def) ||
+           staticSlice(def))
       def = def->getOperand(0).getDefiningOp();
     return isa<FloatType>(element) && type.getRank() == 2 &&
            type.hasStaticShape() && type.getDimSize(1) % 16 == 0 &&
