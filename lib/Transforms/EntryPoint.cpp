@@ -127,6 +127,24 @@ std::string constantName(ElementsAttr value, StringRef fallback) {
   return fallback.str();
 }
 
+/// Calls `visit(index, linear)` for every index of `shape` in row-major
+/// order (`linear` counting them).
+void forEachIndex(ArrayRef<int64_t> shape,
+                  llvm::function_ref<void(ArrayRef<int64_t>, int64_t)> visit) {
+  int64_t rank = shape.size(), total = 1;
+  for (int64_t d : shape)
+    total *= d;
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t linear = 0; linear < total; ++linear) {
+    visit(index, linear);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
 /// Transposes `bytes` (of `inType`, elements of `elemSize` bytes) by `perm`.
 std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
                                  ArrayRef<int64_t> perm, size_t elemSize) {
@@ -138,20 +156,13 @@ std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
   for (int64_t d = 0; d < rank; ++d)
     outShape[d] = shape[perm[d]];
   std::vector<char> out(bytes.size());
-  SmallVector<int64_t> index(rank, 0);
-  int64_t total = bytes.size() / elemSize;
-  for (int64_t linear = 0; linear < total; ++linear) {
+  forEachIndex(outShape, [&](ArrayRef<int64_t> index, int64_t linear) {
     int64_t src = 0;
     for (int64_t d = 0; d < rank; ++d)
       src += index[d] * inStrides[perm[d]];
     std::memcpy(out.data() + linear * elemSize, bytes.data() + src * elemSize,
                 elemSize);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  });
   return out;
 }
 
@@ -190,20 +201,13 @@ ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
   for (size_t e = 0; e < out.size(); e += elemSize)
     std::memcpy(out.data() + e, fill.data(), elemSize);
   int64_t rank = inShape.size();
-  SmallVector<int64_t> index(rank, 0);
-  int64_t total = bytes->size() / elemSize;
-  for (int64_t linear = 0; linear < total; ++linear) {
+  forEachIndex(inShape, [&](ArrayRef<int64_t> index, int64_t linear) {
     int64_t dst = 0;
     for (int64_t d = 0; d < rank; ++d)
       dst = dst * outShape[d] + index[d] + low[d];
     std::memcpy(out.data() + dst * elemSize, bytes->data() + linear * elemSize,
                 elemSize);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < inShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  });
   return makeResource(resultType, constantName(value, "constant") + ".pad",
                       out);
 }
@@ -235,19 +239,13 @@ ElementsAttr sliceBytes(tensor::ExtractSliceOp slice, ElementsAttr value) {
                     strides = slice.getStaticStrides();
   int64_t rank = outShape.size();
   std::vector<char> out(resultType.getNumElements() * elemSize);
-  SmallVector<int64_t> index(rank, 0);
-  for (int64_t linear = 0; linear < resultType.getNumElements(); ++linear) {
+  forEachIndex(outShape, [&](ArrayRef<int64_t> index, int64_t linear) {
     int64_t src = 0;
     for (int64_t d = 0; d < rank; ++d)
       src = src * inShape[d] + offsets[d] + index[d] * strides[d];
     std::memcpy(out.data() + linear * elemSize, bytes->data() + src * elemSize,
                 elemSize);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  });
   return makeResource(resultType, constantName(value, "constant") + ".slice",
                       out);
 }

@@ -184,15 +184,23 @@ LogicalResult importRuntimeWindow(NodeImporter &n, Type elementType,
   return n.setResult(window);
 }
 
+/// The windows' element type (output_datatype), or failure.
+FailureOr<Type> windowElementType(NodeImporter &n) {
+  int64_t dataType = n.attrInt("output_datatype", 1);
+  Type elementType = convertElementType(dataType, n.ctx);
+  if (!elementType || elementType.isInteger(1))
+    return n.emitError() << "output_datatype " << onnxTypeName(dataType)
+                         << " is not supported",
+           failure();
+  return elementType;
+}
+
 LogicalResult importWindow(NodeImporter &n) {
   if (n.isRuntimeInput(0)) {
-    int64_t dataType = n.attrInt("output_datatype", 1);
-    Type elementType = convertElementType(dataType, n.ctx);
-    if (!elementType || elementType.isInteger(1))
-      return n.emitError() << "output_datatype " << onnxTypeName(dataType)
-                           << " is not supported",
-             failure();
-    return importRuntimeWindow(n, elementType, n.attrInt("periodic", 1) != 0);
+    FailureOr<Type> elementType = windowElementType(n);
+    if (failed(elementType))
+      return failure();
+    return importRuntimeWindow(n, *elementType, n.attrInt("periodic", 1) != 0);
   }
   FailureOr<double> sizeValue = n.constantScalar(0, "size");
   if (failed(sizeValue))
@@ -201,12 +209,10 @@ LogicalResult importWindow(NodeImporter &n) {
   if (size < 0 || size > (int64_t(1) << 24))
     return n.emitError() << "size must be in [0, 2^24], got " << size,
            failure();
-  int64_t dataType = n.attrInt("output_datatype", 1);
-  Type elementType = convertElementType(dataType, n.ctx);
-  if (!elementType || elementType.isInteger(1))
-    return n.emitError() << "output_datatype " << onnxTypeName(dataType)
-                         << " is not supported",
-           failure();
+  FailureOr<Type> windowType = windowElementType(n);
+  if (failed(windowType))
+    return failure();
+  Type elementType = *windowType;
   bool periodic = n.attrInt("periodic", 1) != 0;
   double denominator = periodic ? size : size - 1;
   StringRef kind = n.opType();

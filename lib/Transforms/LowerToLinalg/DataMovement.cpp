@@ -108,13 +108,13 @@ struct DynamicSliceLowering : OpConversionPattern<DynamicSliceOp> {
     SmallVector<OpFoldResult> starts = getAsOpFoldResult(op.getStarts()),
                               sizes = getAsOpFoldResult(op.getSizes()),
                               steps = getAsOpFoldResult(op.getSteps());
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dynamicSizes.push_back(op.getSizes()[d]);
     // An empty input gives an empty result (no position lies inside it).
     auto inputType = cast<RankedTensorType>(input.getType());
     if (llvm::is_contained(inputType.getShape(), 0)) {
-      SmallVector<Value> dynamicSizes;
-      for (int64_t d = 0; d < resultType.getRank(); ++d)
-        if (resultType.isDynamicDim(d))
-          dynamicSizes.push_back(op.getSizes()[d]);
       rewriter.replaceOp(op,
                          emptyTensor(rewriter, loc, resultType, dynamicSizes));
       return success();
@@ -132,10 +132,6 @@ struct DynamicSliceLowering : OpConversionPattern<DynamicSliceOp> {
       return success();
     }
     // Any sign: each element read at its position (a gather).
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < resultType.getRank(); ++d)
-      if (resultType.isDynamicDim(d))
-        dynamicSizes.push_back(op.getSizes()[d]);
     rewriter.replaceOp(
         op, parallelGeneric(
                 rewriter, loc, resultType, ValueRange(), {},

@@ -10,7 +10,6 @@
 #include "LowerToLinalg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -198,56 +197,36 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     // Rows of dynamic extent (a dynamic model's linear layers, [b..., m, k]
     // x [k, n]): the product over the rows flattened, viewed back as
     // [b..., m, n]; against a constant weight in panels, as static ones.
-    if (!resultType.hasStaticShape() && rhsType.getRank() == 2 &&
-        lhsType.getRank() == rank && rank > 2 && rhsType.hasStaticShape() &&
-        !lhsType.isDynamicDim(rank - 1) &&
-        !(panels &&
-          wantsPanels(rhs, std::numeric_limits<int64_t>::max(), elementType))) {
+    bool dynamicRows = !resultType.hasStaticShape() && rhsType.getRank() == 2 &&
+                       lhsType.getRank() == rank && rhsType.hasStaticShape() &&
+                       !lhsType.isDynamicDim(rank - 1);
+    bool inPanels =
+        dynamicRows && panels &&
+        wantsPanels(rhs, std::numeric_limits<int64_t>::max(), elementType);
+    if (dynamicRows && (inPanels || rank > 2)) {
       int64_t n = rhsType.getDimSize(1);
-      SmallVector<ReassociationIndices> rowsAndK = {
+      SmallVector<ReassociationIndices> rowsAnd = {
           llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
-      Value flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rowsAndK);
-      auto flatResult = RankedTensorType::get(
-          {cast<RankedTensorType>(flat.getType()).getDimSize(0), n},
-          elementType);
-      SmallVector<Value> rows;
-      if (flatResult.isDynamicDim(0))
-        rows.push_back(tensor::DimOp::create(rewriter, loc, flat, 0));
-      Value init = filledTensor(rewriter, loc, flatResult,
-                                zeroAttr(rewriter, elementType), rows);
-      Value product = linalg::MatmulOp::create(rewriter, loc,
-                                               TypeRange{flatResult},
-                                               ValueRange{flat, rhs},
-                                               ValueRange{init})
-                          .getResult(0);
-      SmallVector<OpFoldResult> shape;
-      for (int64_t d = 0; d < rank - 1; ++d)
-        shape.push_back(
-            lhsType.isDynamicDim(d)
-                ? OpFoldResult(
-                      tensor::DimOp::create(rewriter, loc, lhs, d).getResult())
-                : OpFoldResult(rewriter.getIndexAttr(lhsType.getDimSize(d))));
-      shape.push_back(rewriter.getIndexAttr(n));
-      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-          op, resultType, product, rowsAndK, shape);
-      return success();
-    }
-    if (panels && !resultType.hasStaticShape() && rhsType.getRank() == 2 &&
-        lhsType.getRank() == rank && rhsType.hasStaticShape() &&
-        !lhsType.isDynamicDim(rank - 1) &&
-        wantsPanels(rhs, std::numeric_limits<int64_t>::max(), elementType)) {
-      int64_t n = rhsType.getDimSize(1), k = rhsType.getDimSize(0);
       Value flat = lhs;
-      if (rank > 2) {
-        SmallVector<ReassociationIndices> rowsAndK = {
-            llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
-        flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rowsAndK);
-      }
+      if (rank > 2)
+        flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rowsAnd);
       auto flatResult = RankedTensorType::get(
           {cast<RankedTensorType>(flat.getType()).getDimSize(0), n},
           elementType);
-      (void)k;
-      Value product = panelMatmul(rewriter, loc, flat, rhs, flatResult);
+      Value product;
+      if (inPanels) {
+        product = panelMatmul(rewriter, loc, flat, rhs, flatResult);
+      } else {
+        SmallVector<Value> rows;
+        if (flatResult.isDynamicDim(0))
+          rows.push_back(tensor::DimOp::create(rewriter, loc, flat, 0));
+        Value init = filledTensor(rewriter, loc, flatResult,
+                                  zeroAttr(rewriter, elementType), rows);
+        product = linalg::MatmulOp::create(rewriter, loc, TypeRange{flatResult},
+                                           ValueRange{flat, rhs},
+                                           ValueRange{init})
+                      .getResult(0);
+      }
       if (rank > 2) {
         SmallVector<OpFoldResult> shape;
         for (int64_t d = 0; d < rank - 1; ++d)
@@ -257,10 +236,8 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
                                      .getResult())
                   : OpFoldResult(rewriter.getIndexAttr(lhsType.getDimSize(d))));
         shape.push_back(rewriter.getIndexAttr(n));
-        SmallVector<ReassociationIndices> rowsAndN = {
-            llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
         product = tensor::ExpandShapeOp::create(rewriter, loc, resultType,
-                                                product, rowsAndN, shape);
+                                                product, rowsAnd, shape);
       }
       rewriter.replaceOp(op, product);
       return success();
