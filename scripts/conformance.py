@@ -358,11 +358,23 @@ def discover(data_root, sets, pattern):
     return tests
 
 
+SPECIALISED = "specialised"
+
+
 def read_pass_list(path):
+    """The tests a pass list names, each mapped to whether it may pass
+    specialised on frozen inputs (an entry marked "specialised"); any other
+    must pass as compiled, its parameters read at run time."""
     if not os.path.exists(path):
-        return []
+        return {}
+    entries = {}
     with open(path) as f:
-        return [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        for line in f:
+            fields = line.split()
+            if not fields or fields[0].startswith("#"):
+                continue
+            entries[fields[0]] = fields[1:] == [SPECIALISED]
+    return entries
 
 
 def selected(entry, sets, pattern):
@@ -498,16 +510,26 @@ def main():
         # Regressions go to stderr, where lit shows them when FileCheck
         # reads stdout.
         by_id = {test_id(r.test): r for r in results}
+
+        def regressed(e):
+            r = by_id.get(e)
+            return (r is None or r.status != "pass" or
+                    (r.group == SPECIALISED and not listed[e]))
+
         regressions = [e for e in listed if selected(e, sets, pattern)
-                       and (e not in by_id or by_id[e].status != "pass")]
+                       and regressed(e)]
         for e in regressions:
             r = by_id.get(e)
             why = f"{r.status}: {r.reason}" if r else "no such test"
+            if r and r.status == "pass":
+                why = f"passes only {r.reason}, listed as passing without"
             print(f"REGRESSION: {e}: {why}", file=sys.stderr)
-        listed_set = set(listed)
         for e in passing:
-            if e not in listed_set:
+            if e not in listed:
                 print(f"NOTICE: {e} passes now but is not in {args.pass_list} "
+                      "(run with --update-pass-list)")
+            elif listed[e] and by_id[e].group != SPECIALISED:
+                print(f"NOTICE: {e} passes without specialisation now "
                       "(run with --update-pass-list)")
         if regressions:
             print(f"{len(regressions)} tests of {args.pass_list} do not pass",
@@ -515,11 +537,20 @@ def main():
             status = 1
 
     if args.update_pass_list:
-        kept = [e for e in listed if not selected(e, sets, pattern)]
-        entries = sorted(set(kept) | set(passing))
+        entries = {e: special for e, special in listed.items()
+                   if not selected(e, sets, pattern)}
+        for r in results:
+            if r.status == "pass":
+                entries[test_id(r.test)] = r.group == SPECIALISED
+        header = []
+        if os.path.exists(args.pass_list):
+            with open(args.pass_list) as f:
+                header = [l for l in f if l.startswith("#")]
         os.makedirs(os.path.dirname(os.path.abspath(args.pass_list)), exist_ok=True)
         with open(args.pass_list, "w") as f:
-            f.writelines(e + "\n" for e in entries)
+            f.writelines(header)
+            f.writelines(e + (" " + SPECIALISED if entries[e] else "") + "\n"
+                         for e in sorted(entries))
         print(f"wrote {len(entries)} tests to {args.pass_list}")
 
     for s in sets:

@@ -257,3 +257,38 @@ func.func @dynamic_slice(%x: tensor<8x?xf32>, %s: index, %n: index, %t: index) -
   %1 = int21.dynamic_slice %x [%c2, %s] [%c4, %n] [%c1, %t] : tensor<8x?xf32> to tensor<4x?xf32>
   return %0, %1 : tensor<4x?xf32>, tensor<4x?xf32>
 }
+
+// -----
+
+// Resize on dynamic extents: a dimension of scale 1 is copied; the others
+// sample at coordinates computed from the extents at run time. Scales read
+// at run time are checked before the run, and so is an output extent given
+// for an input extent that may be 0.
+// CHECK-LABEL: func.func @resize_dynamic
+// CHECK-SAME:  ([[X:%.+]]: tensor<1x3x?xf32>, [[W:%.+]]: index)
+// CHECK:       [[IN:%.+]] = tensor.dim [[X]], %{{.+}} : tensor<1x3x?xf32>
+// CHECK:       cf.assert %{{.+}}, "Resize: cannot resize the empty dimension 2 to a non-empty one"
+// CHECK:       [[INIT:%.+]] = tensor.empty([[W]]) : tensor<1x3x?xf32>
+// CHECK:       linalg.generic {{.*}} outs([[INIT]] : tensor<1x3x?xf32>)
+// CHECK:         [[N:%.+]] = linalg.index 0 : index
+// CHECK:         [[C:%.+]] = linalg.index 1 : index
+// CHECK:         [[LAST:%.+]] = arith.subi [[IN]], %{{.+}} : index
+// CHECK:         arith.minsi %{{.+}}, [[LAST]] : index
+// CHECK:         tensor.extract [[X]][[[N]], [[C]], %{{.+}}] : tensor<1x3x?xf32>
+// CHECK-LABEL: func.func @resize_scales
+// CHECK-SAME:  ([[X:%.+]]: tensor<1x2x4xf32>, [[S0:%.+]]: f32, [[S1:%.+]]: f32, [[H:%.+]]: index)
+// CHECK:       [[POS:%.+]] = arith.cmpf ogt, [[S1]], %{{.+}} : f32
+// CHECK:       [[FIN:%.+]] = arith.cmpf olt, [[S1]], %{{.+}} : f32
+// CHECK:       [[OK:%.+]] = arith.andi [[POS]], [[FIN]] : i1
+// CHECK:       cf.assert [[OK]], "Resize: the scale of dimension 1 read at run time must be positive and finite"
+// CHECK:       tensor.empty([[H]]) : tensor<1x?x4xf32>
+// CHECK:         arith.divf %{{.+}}, [[S1]] : f32
+func.func @resize_dynamic(%x: tensor<1x3x?xf32>, %w: index) -> tensor<1x3x?xf32> {
+  %y = int21.resize %x [%w] {coordinate_transform = #int21<coordinate_transform half_pixel>, cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 0.000000e+00 : f32, mode = #int21<resize_mode linear>, nearest_mode = #int21<nearest_mode floor>, roi = array<f32>, scales = array<f32: 1.0, 1.0, 2.0>} : tensor<1x3x?xf32> to tensor<1x3x?xf32>
+  return %y : tensor<1x3x?xf32>
+}
+func.func @resize_scales(%x: tensor<1x2x4xf32>, %s0: f32, %s1: f32, %h: index) -> tensor<1x?x4xf32> {
+  %c1 = arith.constant 1.0 : f32
+  %y = int21.resize %x scales(%s0, %s1, %c1) [%h] {coordinate_transform = #int21<coordinate_transform asymmetric>, cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 0.000000e+00 : f32, mode = #int21<resize_mode nearest>, nearest_mode = #int21<nearest_mode floor>, roi = array<f32>, scales = array<f32>} : tensor<1x2x4xf32> to tensor<1x?x4xf32>
+  return %y : tensor<1x?x4xf32>
+}

@@ -981,17 +981,36 @@ LogicalResult ResizeOp::verify() {
   if (out.getRank() != rank)
     return emitOpError() << "expects input and result of one rank, got " << rank
                          << " and " << out.getRank();
-  if (static_cast<int64_t>(getScales().size()) != rank)
-    return emitOpError() << "expects " << rank << " scales, got "
-                         << getScales().size();
-  if (llvm::any_of(getScales(), [](float s) { return !(s > 0); }))
-    return emitOpError() << "expects positive scales";
-  if (getCoordinateTransform() == CoordinateTransform::TFCropAndResize &&
-      static_cast<int64_t>(getRoi().size()) != 2 * rank)
+  if (static_cast<int64_t>(getSizes().size()) != out.getNumDynamicDims())
+    return emitOpError() << "expects one size per dynamic extent of the "
+                            "result ("
+                         << out.getNumDynamicDims() << "), got "
+                         << getSizes().size();
+  if (!getScaleValues().empty()) {
+    if (static_cast<int64_t>(getScaleValues().size()) != rank ||
+        !getScales().empty())
+      return emitOpError() << "expects " << rank
+                           << " scale values and no scales attribute, got "
+                           << getScaleValues().size() << " and "
+                           << getScales().size();
+  } else if (!getScales().empty()) {
+    if (static_cast<int64_t>(getScales().size()) != rank)
+      return emitOpError() << "expects " << rank << " scales, got "
+                           << getScales().size();
+    if (llvm::any_of(getScales(), [](float s) { return !(s > 0); }))
+      return emitOpError() << "expects positive scales";
+  }
+  bool crop =
+      getCoordinateTransform() == CoordinateTransform::TFCropAndResize;
+  if (!getRoiValues().empty() && !getRoi().empty())
+    return emitOpError() << "expects roi values or a roi attribute, not both";
+  size_t roiCount = getRoiValues().empty() ? getRoi().size()
+                                           : getRoiValues().size();
+  if (crop && static_cast<int64_t>(roiCount) != 2 * rank)
     return emitOpError() << "expects " << 2 * rank
                          << " roi entries (starts, then ends) with "
                             "tf_crop_and_resize, got "
-                         << getRoi().size();
+                         << roiCount;
   if (getMode() != ResizeMode::Nearest && !isa<FloatType>(in.getElementType()))
     return emitOpError() << "supports " << stringifyResizeMode(getMode())
                          << " interpolation of floats only, got "

@@ -388,7 +388,7 @@ struct LowerToLinalgPass
       if (!isa<Int21Dialect>(op->getDialect()) ||
           op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
           isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp,
-              IotaOp, DynamicSliceOp, ConvOp, MaxPoolOp,
+              IotaOp, DynamicSliceOp, ResizeOp, ConvOp, MaxPoolOp,
               AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))

@@ -69,13 +69,76 @@ std::pair<double, double> affineTransform(CoordinateTransform transform,
   return {1, 0};
 }
 
+/// Scalar float arithmetic in one type, for the sampling bodies.
+struct FloatMath {
+  OpBuilder &b;
+  Location l;
+  Type type;
+  Value c(double v) {
+    return arith::ConstantOp::create(b, l, b.getFloatAttr(type, v));
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, l, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, l, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, l, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, l, x, y); }
+  Value floor(Value x) { return math::FloorOp::create(b, l, x); }
+  Value min(Value x, Value y) { return arith::MinimumFOp::create(b, l, x, y); }
+  Value max(Value x, Value y) { return arith::MaximumFOp::create(b, l, x, y); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, l, p, x, y);
+  }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, l, cond, x, y);
+  }
+  Value fromIndex(Value i) {
+    return arith::SIToFPOp::create(
+        b, l, type, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+  }
+  /// The integer part of `x` (toward zero) as an index.
+  Value toIndex(Value x) {
+    return arith::IndexCastOp::create(
+        b, l, b.getIndexType(),
+        arith::FPToSIOp::create(b, l, b.getI64Type(), x));
+  }
+};
+
+/// What the body of a resize needs of one dimension. Where the input and
+/// output extents, the scale and the region are known when compiling, the
+/// coordinate is computed with constants folded in double precision;
+/// otherwise from these values (f32, computed once before the generic).
+struct ResizeDim {
+  bool known = true;
+  bool copied = false;
+  Value in;       // index: the input extent
+  Value inF, outF; // f32: the input and output extents
+  Value scale;    // f32
+  Value roiStart, roiEnd;
+};
+
+/// Whether output coordinate x reads input coordinate x for any extent,
+/// given a scale of 1.
+bool identityAtScaleOne(CoordinateTransform transform) {
+  switch (transform) {
+  case CoordinateTransform::HalfPixel:
+  case CoordinateTransform::PytorchHalfPixel:
+  case CoordinateTransform::AlignCorners:
+  case CoordinateTransform::Asymmetric:
+  case CoordinateTransform::HalfPixelSymmetric:
+    return true;
+  case CoordinateTransform::TFHalfPixelForNN:
+  case CoordinateTransform::TFCropAndResize:
+    return false;
+  }
+  return false;
+}
+
 struct ResizeLowering : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+    if (failed(checkElementTypes(op, op.getInput().getType(), rewriter)))
       return failure();
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
@@ -86,35 +149,118 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     ResizeMode mode = op.getMode();
     CoordinateTransform transform = op.getCoordinateTransform();
     ArrayRef<float> scales = op.getScales(), roi = op.getRoi();
-    if (static_cast<int64_t>(scales.size()) != rank)
+    ValueRange scaleValues = adaptor.getScaleValues(),
+               roiValues = adaptor.getRoiValues();
+    bool crop = transform == CoordinateTransform::TFCropAndResize;
+    if (!scales.empty() && static_cast<int64_t>(scales.size()) != rank)
+      return rewriter.notifyMatchFailure(op, "expects one scale per dimension");
+    if (!scaleValues.empty() && static_cast<int64_t>(scaleValues.size()) != rank)
       return rewriter.notifyMatchFailure(op, "expects one scale per dimension");
     if (mode != ResizeMode::Nearest && !isa<FloatType>(elementType))
       return rewriter.notifyMatchFailure(op, "interpolates floats only");
-    if (inType.getNumElements() == 0 && resultType.getNumElements() != 0)
+    if (inType.hasStaticShape() && resultType.hasStaticShape() &&
+        inType.getNumElements() == 0 && resultType.getNumElements() != 0)
       return rewriter.notifyMatchFailure(op, "resizes an empty tensor");
-    bool crop = transform == CoordinateTransform::TFCropAndResize;
-    if (crop && static_cast<int64_t>(roi.size()) != 2 * rank)
+    if (crop && static_cast<int64_t>(roi.size()) != 2 * rank &&
+        static_cast<int64_t>(roiValues.size()) != 2 * rank)
       return rewriter.notifyMatchFailure(op, "expects 2 * rank roi entries");
 
     // Weights and sums in f64 for f64 data, f32 otherwise.
     Type computeType =
         elementType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
-    SmallVector<bool> copied;
+    Type f32 = rewriter.getF32Type();
+    auto f32At = [&](double v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getF32FloatAttr(v));
+    };
+    auto toF32 = [&](Value index) -> Value {
+      return arith::SIToFPOp::create(
+          rewriter, loc, f32,
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     index));
+    };
+    SmallVector<Value> outSizes(adaptor.getSizes());
+    SmallVector<ResizeDim> dims(rank);
+    unsigned nextSize = 0;
     for (int64_t d = 0; d < rank; ++d) {
+      ResizeDim &dim = dims[d];
       int64_t in = inType.getDimSize(d), out = resultType.getDimSize(d);
-      auto [a, c] =
-          affineTransform(transform, in, out, scales[d], crop ? roi[d] : 0.0,
-                          crop ? roi[d + rank] : 1.0);
-      copied.push_back(in == out && (in == 1 || (a == 1 && c == 0)));
+      Value outIndex = resultType.isDynamicDim(d) ? outSizes[nextSize++]
+                                                  : Value();
+      dim.known = !ShapedType::isDynamic(in) && !ShapedType::isDynamic(out) &&
+                  !scales.empty() && (!crop || !roi.empty());
+      if (dim.known) {
+        auto [a, c] =
+            affineTransform(transform, in, out, scales[d], crop ? roi[d] : 0.0,
+                            crop ? roi[d + rank] : 1.0);
+        dim.copied = in == out && (in == 1 || (a == 1 && c == 0));
+        continue;
+      }
+      // A scale of 1: given, or the output extent is the input's.
+      bool sameExtent = false;
+      if (scales.empty() && scaleValues.empty()) {
+        if (!ShapedType::isDynamic(in))
+          sameExtent = in == out;
+        else if (auto extent =
+                     outIndex ? outIndex.getDefiningOp<tensor::DimOp>()
+                              : tensor::DimOp())
+          sameExtent = (extent.getSource() == op.getInput() ||
+                        extent.getSource() == input) &&
+                       extent.getConstantIndex() == d;
+      }
+      if (((!scales.empty() && scales[d] == 1.0f) || sameExtent) &&
+          identityAtScaleOne(transform)) {
+        // The output extent is floor(in * 1): a copy.
+        dim.copied = true;
+        continue;
+      }
+      dim.in = ShapedType::isDynamic(in)
+                   ? tensor::DimOp::create(rewriter, loc, input, d).getResult()
+                   : arith::ConstantIndexOp::create(rewriter, loc, in)
+                         .getResult();
+      dim.inF = toF32(dim.in);
+      dim.outF = outIndex ? toF32(outIndex) : f32At(out);
+      if (!scaleValues.empty())
+        dim.scale = scaleValues[d];
+      else if (!scales.empty())
+        dim.scale = f32At(scales[d]);
+      else
+        dim.scale = arith::DivFOp::create(rewriter, loc, dim.outF, dim.inF);
+      // Values read at run time are checked before the run.
+      if (!scaleValues.empty()) {
+        Value positive = arith::CmpFOp::create(
+            rewriter, loc, arith::CmpFPredicate::OGT, dim.scale, f32At(0));
+        Value finite = arith::CmpFOp::create(
+            rewriter, loc, arith::CmpFPredicate::OLT, dim.scale,
+            f32At(std::numeric_limits<float>::infinity()));
+        assertHolds(rewriter, loc,
+                    arith::AndIOp::create(rewriter, loc, positive, finite),
+                    "Resize: the scale of dimension " + Twine(d) +
+                        " read at run time must be positive and finite");
+      }
+      if (outIndex && (ShapedType::isDynamic(in) || in == 0)) {
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value filled = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sgt, dim.in, zero);
+        Value empty = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, outIndex, zero);
+        assertHolds(rewriter, loc,
+                    arith::OrIOp::create(rewriter, loc, filled, empty),
+                    "Resize: cannot resize the empty dimension " + Twine(d) +
+                        " to a non-empty one");
+      }
+      if (crop) {
+        dim.roiStart = roiValues.empty() ? f32At(roi[d]) : roiValues[d];
+        dim.roiEnd =
+            roiValues.empty() ? f32At(roi[d + rank]) : roiValues[d + rank];
+      }
     }
 
     Value result = parallelGeneric(
         rewriter, loc, resultType, ValueRange{}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          Type f32 = b.getF32Type();
-          auto f32Const = [&](double v) -> Value {
-            return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
-          };
+          FloatMath fm{b, l, f32};
+          auto f32Const = [&](double v) -> Value { return fm.c(v); };
           auto indexConst = [&](int64_t v) -> Value {
             return arith::ConstantIndexOp::create(b, l, v);
           };
@@ -123,21 +269,28 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           SmallVector<SmallVector<Value>> taps(rank), weights(rank);
           Value outside;
           for (int64_t d = 0; d < rank; ++d) {
+            const ResizeDim &dim = dims[d];
             Value index = linalg::IndexOp::create(b, l, d);
-            if (copied[d]) {
+            if (dim.copied) {
               taps[d].push_back(index);
               continue;
             }
             int64_t in = inType.getDimSize(d), out = resultType.getDimSize(d);
-            Value x = arith::SIToFPOp::create(
-                b, l, f32,
-                arith::IndexCastOp::create(b, l, b.getI64Type(), index));
-            Value scale = f32Const(scales[d]);
+            Value x = fm.fromIndex(index);
+            Value scale = dim.known ? f32Const(scales[d]) : dim.scale;
             Value half = f32Const(0.5);
             auto halfPixel = [&]() -> Value {
-              Value v = arith::DivFOp::create(
-                  b, l, arith::AddFOp::create(b, l, x, half), scale);
-              return arith::SubFOp::create(b, l, v, half);
+              return fm.sub(fm.div(fm.add(x, half), scale), half);
+            };
+            // out > 1, for the transforms that map a single output to 0.
+            auto outAboveOne = [&]() -> Value {
+              return fm.cmp(arith::CmpFPredicate::OGT, dim.outF,
+                            f32Const(1));
+            };
+            // in - 1, the last input coordinate.
+            auto lastIn = [&]() -> Value {
+              return dim.known ? f32Const(in - 1)
+                               : fm.sub(dim.inF, f32Const(1));
             };
             Value coord;
             switch (transform) {
@@ -145,85 +298,109 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
               coord = halfPixel();
               break;
             case CoordinateTransform::PytorchHalfPixel:
-              coord = out > 1 ? halfPixel() : f32Const(0);
+              if (dim.known)
+                coord = out > 1 ? halfPixel() : f32Const(0);
+              else
+                coord = fm.select(outAboveOne(), halfPixel(), f32Const(0));
               break;
             case CoordinateTransform::AlignCorners:
-              coord =
-                  out > 1
-                      ? arith::DivFOp::create(
-                            b, l,
-                            arith::MulFOp::create(b, l, x, f32Const(in - 1)),
-                            f32Const(resizedLength(in, scales[d]) - 1))
-                      : f32Const(0);
+              if (dim.known) {
+                coord = out > 1
+                            ? fm.div(fm.mul(x, f32Const(in - 1)),
+                                     f32Const(resizedLength(in, scales[d]) - 1))
+                            : f32Const(0);
+              } else {
+                Value resized =
+                    fm.sub(fm.mul(dim.inF, scale), f32Const(1));
+                coord = fm.select(outAboveOne(),
+                                  fm.div(fm.mul(x, lastIn()), resized),
+                                  f32Const(0));
+              }
               break;
             case CoordinateTransform::Asymmetric:
-              coord = arith::DivFOp::create(b, l, x, scale);
+              coord = fm.div(x, scale);
               break;
             case CoordinateTransform::TFHalfPixelForNN:
-              coord = arith::DivFOp::create(
-                  b, l, arith::AddFOp::create(b, l, x, half), scale);
+              coord = fm.div(fm.add(x, half), scale);
               break;
             case CoordinateTransform::TFCropAndResize: {
-              auto [a, c] = affineTransform(transform, in, out, scales[d],
-                                            roi[d], roi[d + rank]);
-              coord = arith::AddFOp::create(
-                  b, l, arith::MulFOp::create(b, l, x, f32Const(a)),
-                  f32Const(c));
-              Value below = arith::CmpFOp::create(
-                  b, l, arith::CmpFPredicate::OLT, coord, f32Const(0));
-              Value above = arith::CmpFOp::create(
-                  b, l, arith::CmpFPredicate::OGT, coord, f32Const(in - 1));
+              if (dim.known) {
+                auto [a, c] = affineTransform(transform, in, out, scales[d],
+                                              roi[d], roi[d + rank]);
+                coord = fm.add(fm.mul(x, f32Const(a)), f32Const(c));
+              } else {
+                Value span = fm.sub(dim.roiEnd, dim.roiStart);
+                Value resized =
+                    fm.sub(fm.mul(dim.inF, scale), f32Const(1));
+                Value a = fm.div(fm.mul(span, lastIn()), resized);
+                Value c = fm.mul(dim.roiStart, lastIn());
+                Value single = fm.mul(
+                    fm.mul(f32Const(0.5), fm.add(dim.roiStart, dim.roiEnd)),
+                    lastIn());
+                coord = fm.select(outAboveOne(), fm.add(fm.mul(x, a), c),
+                                  single);
+              }
+              Value below =
+                  fm.cmp(arith::CmpFPredicate::OLT, coord, f32Const(0));
+              Value above =
+                  fm.cmp(arith::CmpFPredicate::OGT, coord, lastIn());
               Value beyond = arith::OrIOp::create(b, l, below, above);
               outside = outside ? arith::OrIOp::create(b, l, outside, beyond)
                                 : beyond;
               break;
             }
             case CoordinateTransform::HalfPixelSymmetric: {
-              auto [a, c] =
-                  affineTransform(transform, in, out, scales[d], 0, 1);
-              coord = arith::AddFOp::create(
-                  b, l, halfPixel(), f32Const(c - (0.5 / scales[d] - 0.5)));
+              Value offset;
+              if (dim.known) {
+                auto [a, c] =
+                    affineTransform(transform, in, out, scales[d], 0, 1);
+                offset = f32Const(c - (0.5 / scales[d] - 0.5));
+              } else {
+                Value adjustment =
+                    fm.div(dim.outF, fm.mul(scale, dim.inF));
+                offset = fm.mul(fm.div(dim.inF, f32Const(2)),
+                                fm.sub(f32Const(1), adjustment));
+              }
+              coord = fm.add(halfPixel(), offset);
               break;
             }
             }
-            auto toIndex = [&](Value v) -> Value {
-              return arith::IndexCastOp::create(
-                  b, l, b.getIndexType(),
-                  arith::FPToSIOp::create(b, l, b.getI64Type(), v));
-            };
+            Value inIndex = dim.known ? indexConst(in) : dim.in;
+            Value lastIndex =
+                dim.known ? indexConst(in - 1)
+                          : arith::SubIOp::create(b, l, dim.in, indexConst(1))
+                                .getResult();
             auto clampIndex = [&](Value i) -> Value {
               return arith::MaxSIOp::create(
-                  b, l, arith::MinSIOp::create(b, l, i, indexConst(in - 1)),
+                  b, l, arith::MinSIOp::create(b, l, i, lastIndex),
                   indexConst(0));
             };
             if (mode == ResizeMode::Nearest) {
               Value rounded;
               switch (op.getNearestMode()) {
               case NearestMode::RoundPreferFloor:
-                rounded = math::CeilOp::create(
-                    b, l, arith::SubFOp::create(b, l, coord, half));
+                rounded = math::CeilOp::create(b, l, fm.sub(coord, half));
                 break;
               case NearestMode::RoundPreferCeil:
-                rounded = math::FloorOp::create(
-                    b, l, arith::AddFOp::create(b, l, coord, half));
+                rounded = fm.floor(fm.add(coord, half));
                 break;
               case NearestMode::Floor:
-                rounded = math::FloorOp::create(b, l, coord);
+                rounded = fm.floor(coord);
                 break;
               case NearestMode::Ceil:
                 rounded = math::CeilOp::create(b, l, coord);
                 break;
               }
-              taps[d].push_back(clampIndex(toIndex(rounded)));
+              taps[d].push_back(clampIndex(fm.toIndex(rounded)));
               continue;
             }
-            Value floor = math::FloorOp::create(b, l, coord);
-            Value t = arith::SubFOp::create(b, l, coord, floor);
-            Value first = toIndex(floor);
+            Value floor = fm.floor(coord);
+            Value t = fm.sub(coord, floor);
+            Value first = fm.toIndex(floor);
             SmallVector<Value> w;
             int64_t firstOffset = 0;
             if (mode == ResizeMode::Linear) {
-              w.push_back(arith::SubFOp::create(b, l, f32Const(1), t));
+              w.push_back(fm.sub(f32Const(1), t));
               w.push_back(t);
             } else {
               // Keys' cubic convolution kernel with a = cubic_coeff_a, at
@@ -231,34 +408,29 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
               double ca = op.getCubicCoeffA().convertToFloat();
               Value A = f32Const(ca);
               Value one = f32Const(1);
-              auto mul = [&](Value p, Value q) -> Value {
-                return arith::MulFOp::create(b, l, p, q);
-              };
-              auto add = [&](Value p, Value q) -> Value {
-                return arith::AddFOp::create(b, l, p, q);
-              };
-              auto sub = [&](Value p, Value q) -> Value {
-                return arith::SubFOp::create(b, l, p, q);
-              };
               // |s| in [1, 2): ((a s - 5a) s + 8a) s - 4a.
               auto outer = [&](Value s) {
-                return sub(mul(add(mul(sub(mul(A, s), f32Const(5 * ca)), s),
-                                   f32Const(8 * ca)),
-                               s),
-                           f32Const(4 * ca));
+                return fm.sub(
+                    fm.mul(fm.add(fm.mul(fm.sub(fm.mul(A, s), f32Const(5 * ca)),
+                                         s),
+                                  f32Const(8 * ca)),
+                           s),
+                    f32Const(4 * ca));
               };
               // |s| in [0, 1): ((a + 2) s - (a + 3)) s s + 1.
               auto inner = [&](Value s) {
-                return add(
-                    mul(mul(sub(mul(f32Const(ca + 2), s), f32Const(ca + 3)), s),
-                        s),
+                return fm.add(
+                    fm.mul(fm.mul(fm.sub(fm.mul(f32Const(ca + 2), s),
+                                         f32Const(ca + 3)),
+                                  s),
+                           s),
                     one);
               };
-              Value oneMinusT = sub(one, t);
-              w.push_back(outer(add(t, one)));
+              Value oneMinusT = fm.sub(one, t);
+              w.push_back(outer(fm.add(t, one)));
               w.push_back(inner(t));
               w.push_back(inner(oneMinusT));
-              w.push_back(outer(add(oneMinusT, one)));
+              w.push_back(outer(fm.add(oneMinusT, one)));
               firstOffset = -1;
             }
             SmallVector<Value> raw;
@@ -275,12 +447,12 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
                                           raw[i], indexConst(0)),
                     arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                          raw[i], indexConst(in)));
-                w[i] = arith::SelectOp::create(b, l, inside, w[i], f32Const(0));
-                sum = sum ? arith::AddFOp::create(b, l, sum, w[i]) : w[i];
+                                          raw[i], inIndex));
+                w[i] = fm.select(inside, w[i], f32Const(0));
+                sum = sum ? fm.add(sum, w[i]) : w[i];
               }
               for (Value &wi : w)
-                wi = arith::DivFOp::create(b, l, wi, sum);
+                wi = fm.div(wi, sum);
             }
             for (size_t i = 0; i < w.size(); ++i) {
               taps[d].push_back(clampIndex(raw[i]));
@@ -331,42 +503,10 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
                 b, l, outside, arith::ConstantOp::create(b, l, attr), sum);
           }
           return sum;
-        });
+        },
+        outSizes);
     rewriter.replaceOp(op, result);
     return success();
-  }
-};
-
-/// Scalar float arithmetic in one type, for the sampling bodies.
-struct FloatMath {
-  OpBuilder &b;
-  Location l;
-  Type type;
-  Value c(double v) {
-    return arith::ConstantOp::create(b, l, b.getFloatAttr(type, v));
-  }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, l, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, l, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, l, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, l, x, y); }
-  Value floor(Value x) { return math::FloorOp::create(b, l, x); }
-  Value min(Value x, Value y) { return arith::MinimumFOp::create(b, l, x, y); }
-  Value max(Value x, Value y) { return arith::MaximumFOp::create(b, l, x, y); }
-  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, l, p, x, y);
-  }
-  Value select(Value cond, Value x, Value y) {
-    return arith::SelectOp::create(b, l, cond, x, y);
-  }
-  Value fromIndex(Value i) {
-    return arith::SIToFPOp::create(
-        b, l, type, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
-  }
-  /// The integer part of `x` (toward zero) as an index.
-  Value toIndex(Value x) {
-    return arith::IndexCastOp::create(
-        b, l, b.getIndexType(),
-        arith::FPToSIOp::create(b, l, b.getI64Type(), x));
   }
 };
 

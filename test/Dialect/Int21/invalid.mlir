@@ -945,6 +945,22 @@ func.func @resize_crop_without_roi(%x: tensor<2x2xf32>) {
 
 // -----
 
+func.func @resize_sizes_count(%x: tensor<2x?xf32>, %n: index) {
+  // expected-error @+1 {{'int21.resize' op expects one size per dynamic extent of the result (2), got 1}}
+  %0 = int21.resize %x [%n] {mode = #int21<resize_mode nearest>, coordinate_transform = #int21<coordinate_transform half_pixel>, nearest_mode = #int21<nearest_mode floor>, cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 0.000000e+00 : f32, scales = array<f32>, roi = array<f32>} : tensor<2x?xf32> to tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @resize_scales_twice(%x: tensor<2x2xf32>, %s: f32) {
+  // expected-error @+1 {{'int21.resize' op expects 2 scale values and no scales attribute, got 2 and 2}}
+  %0 = int21.resize %x scales(%s, %s) {mode = #int21<resize_mode nearest>, coordinate_transform = #int21<coordinate_transform half_pixel>, nearest_mode = #int21<nearest_mode floor>, cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 0.000000e+00 : f32, scales = array<f32: 2.0, 2.0>, roi = array<f32>} : tensor<2x2xf32> to tensor<4x4xf32>
+  return
+}
+
+// -----
+
 func.func @topk_k_too_large(%x: tensor<3x4xf32>) {
   // expected-error @+2 {{'int21.topk' op expects k in [0, 4], got 5}}
   // expected-error @+1 {{'int21.topk' op failed to infer returned types}}

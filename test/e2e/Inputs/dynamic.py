@@ -360,6 +360,62 @@ def attention(out, rng):
     save(out, "dynamic_attention", graph, sets)
 
 
+def linear_resize(x, axis, size):
+    """ONNX Resize, linear, pytorch_half_pixel, along `axis` to `size`: the
+    two taps around each sampled coordinate, clamped to the border."""
+    n = x.shape[axis]
+    o = np.arange(size, dtype=np.float64)
+    c = (o + 0.5) * n / size - 0.5 if size > 1 else np.zeros(size)
+    lo = np.floor(c)
+    t = (c - lo).reshape([-1 if d == axis else 1 for d in range(x.ndim)])
+    i0 = np.clip(lo.astype(np.int64), 0, n - 1)
+    i1 = np.clip(lo.astype(np.int64) + 1, 0, n - 1)
+    return np.take(x, i0, axis) * (1 - t) + np.take(x, i1, axis) * t
+
+
+def upsample(out, rng):
+    """A feature-pyramid merge on an image of any size: a coarse map doubled
+    (Resize with constant scales, nearest) and resized bilinearly to the
+    extents of a finer map (sizes from Shape, as PyTorch exports
+    interpolate(x, size=f.shape[-2:]))."""
+    i64 = lambda name, values: numpy_helper.from_array(
+        np.array(values, np.int64), name)
+    nodes = [
+        helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest"),
+        helper.make_node("Shape", ["x"], ["xs"]),
+        helper.make_node("Shape", ["f"], ["fs"]),
+        helper.make_node("Slice", ["xs", "zero", "two"], ["nc"]),
+        helper.make_node("Slice", ["fs", "two", "four"], ["hw"]),
+        helper.make_node("Concat", ["nc", "hw"], ["sizes"], axis=0),
+        helper.make_node("Resize", ["x", "", "", "sizes"], ["r"],
+                         mode="linear",
+                         coordinate_transformation_mode="pytorch_half_pixel"),
+        helper.make_node("Add", ["r", "f"], ["z"]),
+    ]
+    inits = [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32),
+                                     "scales"),
+             i64("zero", [0]), i64("two", [2]), i64("four", [4])]
+    graph = helper.make_graph(
+        nodes, "dynamic_upsample",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, "H", "W"]),
+         helper.make_tensor_value_info("f", TensorProto.FLOAT,
+                                       [1, 3, "H2", "W2"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, None, None]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT,
+                                       [1, 3, "H2", "W2"])],
+        inits)
+    sets = []
+    for (h, w), (h2, w2) in (((4, 6), (7, 9)), ((5, 3), (10, 6)),
+                             ((1, 2), (3, 1))):
+        x = rng.standard_normal((1, 3, h, w)).astype(np.float32)
+        f = rng.standard_normal((1, 3, h2, w2)).astype(np.float32)
+        y = x.repeat(2, axis=2).repeat(2, axis=3)
+        r = linear_resize(linear_resize(x.astype(np.float64), 2, h2), 3, w2)
+        sets.append(([("x", x), ("f", f)],
+                     [("y", y), ("z", (r + f).astype(np.float32))]))
+    save(out, "dynamic_upsample", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -370,6 +426,7 @@ def main(out):
     rows(out, rng)
     residual(out, rng)
     attention(out, rng)
+    upsample(out, rng)
 
 
 if __name__ == "__main__":

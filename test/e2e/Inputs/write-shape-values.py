@@ -1,5 +1,6 @@
 # Writes the inputs of shape-values.test: x = 0..23 as float[2,3,4] and the
-# shapes it is reshaped to at run time.
+# shapes it is reshaped to at run time; a 2x2 image and the scales it is
+# resized by.
 import sys
 
 import numpy
@@ -10,6 +11,9 @@ tensors = {
     "x": numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4),
     "shape-copy-infer": numpy.array([0, -1], dtype=numpy.int64),
     "shape-5x5": numpy.array([5, 5], dtype=numpy.int64),
+    "image": numpy.arange(4, dtype=numpy.float32).reshape(1, 1, 2, 2),
+    "scales-2x3": numpy.array([1, 1, 2, 3], dtype=numpy.float32),
+    "scales-zero": numpy.array([1, 1, 0, 1], dtype=numpy.float32),
 }
 for name, value in tensors.items():
     with open(f"{out}/{name}.pb", "wb") as f:

@@ -675,33 +675,51 @@ def Int21_ScatterNDOp : Int21_Op<"scatter_nd",
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Int21_ResizeOp : Int21_Op<"resize",
-    [Pure, AllElementTypesMatch<["input", "output"]>]> {
+def Int21_ResizeOp : Int21_DynamicOp<"resize",
+    [Pure, AttrSizedOperandSegments,
+     AllElementTypesMatch<["input", "output"]>]> {
   let summary = "resampling of every dimension by interpolation (ONNX Resize)";
   let description = [{
     Output coordinate `x` of dimension `d` maps to an input coordinate by
-    `coordinate_transform`, with `scales[d]` the scale of the dimension
-    (the output size over the input size, unless ONNX gave scales; the
-    resized length in the formulas is the input size times the scale, as in
-    ONNX's reference) and, for
-    `tf_crop_and_resize`, the region `roi` (`2 * rank` entries, starts then
+    `coordinate_transform`, with the scale of the dimension (the output
+    size over the input size, unless ONNX gave scales; the resized length in
+    the formulas is the input size times the scale, as in ONNX's reference)
+    and, for `tf_crop_and_resize`, the region of interest (starts, then
     ends, normalised to [0, 1]); a sample outside the input is then
     `extrapolation_value`. The input is interpolated there: `nearest`
     (rounded by `nearest_mode`), `linear` (2 taps per resized dimension) or
     `cubic` (4 taps, Keys' kernel with `cubic_coeff_a`; with
     `exclude_outside` the weights of taps outside the input are dropped and
     the rest renormalised). Linear and cubic clamp taps to the border. A
-    dimension with scale 1 and the identity transform is copied. The output
-    shape is the result type's.
+    dimension with scale 1 and the identity transform is copied.
+
+    The scales are `scales` (one per dimension, known when compiling), or
+    `scale_values` (one f32 per dimension, read at run time), or neither:
+    then each is the output extent over the input extent, at run time where
+    either is dynamic. The region is `roi` (`2 * rank` entries) or
+    `roi_values` (as many f32 values). The output shape is the result
+    type's; its dynamic extents are `sizes`, one `index` per dynamic
+    dimension in order.
+
+    ```mlir
+    %y = int21.resize %x scales(%c1, %c1, %s, %s) [%h, %w] {...}
+        : tensor<1x3x?x?xf32> to tensor<1x3x?x?xf32>
+    ```
   }];
-  let arguments = (ins Int21_NumericTensor:$input, Int21_ResizeModeAttr:$mode,
+  let arguments = (ins Int21_NumericTensor:$input,
+                       Variadic<F32>:$scale_values, Variadic<F32>:$roi_values,
+                       Variadic<Index>:$sizes,
+                       Int21_ResizeModeAttr:$mode,
                        Int21_CoordinateTransformAttr:$coordinate_transform,
                        Int21_NearestModeAttr:$nearest_mode,
                        F32Attr:$cubic_coeff_a, BoolAttr:$exclude_outside,
                        F32Attr:$extrapolation_value,
                        DenseF32ArrayAttr:$scales, DenseF32ArrayAttr:$roi);
   let results = (outs Int21_NumericTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let assemblyFormat = [{
+    $input (`scales` `(` $scale_values^ `)`)? (`roi` `(` $roi_values^ `)`)?
+    (`[` $sizes^ `]`)? attr-dict `:` type($input) `to` type($output)
+  }];
   let hasVerifier = 1;
 }
 
