@@ -182,13 +182,17 @@ Value NodeImporter::input(unsigned i) {
 }
 
 LogicalResult NodeImporter::boundIndices(unsigned i, int64_t size) {
+  if (size <= 0 || ShapedType::isDynamic(size))
+    return success();
+  return boundValues(i, -size, size - 1);
+}
+
+LogicalResult NodeImporter::boundValues(unsigned i, int64_t min, int64_t max) {
   Value indices = input(i);
   auto type = indices ? dyn_cast<RankedTensorType>(indices.getType())
                       : RankedTensorType();
-  if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
-      size <= 0 || ShapedType::isDynamic(size))
+  if (!type || !type.hasStaticShape() || type.getNumElements() == 0)
     return success();
-  int64_t min = -size, max = size - 1;
 
   // Constant indices are checked now.
   ElementsAttr constant;
@@ -281,10 +285,17 @@ FailureOr<DenseElementsAttr> NodeImporter::constantInput(unsigned i,
   if (matchPattern(v, m_Constant(&attr)))
     if (DenseElementsAttr dense = toDense(attr))
       return dense;
+  if (isRuntimeInput(i))
+    return emitError() << "input '" << what << "' (" << node.input(i)
+                       << ") must be a constant: int21 does not read it at "
+                          "run time here (freeze the input with "
+                          "--freeze-input NAME=FILE.pb)",
+           failure();
   return emitError() << "input '" << what << "' (" << node.input(i)
-                     << ") must be a constant: int21 needs static shapes and "
-                        "parameters (an input of the model can be frozen with "
-                        "--freeze-input NAME=FILE.pb)",
+                     << ") must be a constant: the model computes it, and "
+                        "int21 reads such parameters at run time only from "
+                        "inputs of the model (freeze the inputs it comes "
+                        "from with --freeze-input NAME=FILE.pb)",
          failure();
 }
 

@@ -141,6 +141,8 @@ public:
   /// least and greatest values, GraphImporter::addIndexCheck): engines
   /// refuse the run after it. Either error names this node.
   LogicalResult boundIndices(unsigned i, int64_t size);
+  /// boundIndices for values that must lie in [min, max] (TopK's k).
+  LogicalResult boundValues(unsigned i, int64_t min, int64_t max);
   /// Fails, naming `what` and the `layout` it must have (e.g. "[N, C, D...]"),
   /// when `type` has fewer than `minRank` dimensions.
   LogicalResult requireRankAtLeast(RankedTensorType type, int64_t minRank,

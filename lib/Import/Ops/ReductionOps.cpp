@@ -94,7 +94,57 @@ template <typename ArgOpTy> LogicalResult importArgReduce(NodeImporter &n) {
       n.b.getBoolAttr(n.attrInt("select_last_index", 0) != 0)));
 }
 
+/// CumSum along an axis given as an input of the model: the sum along every
+/// dimension, the one the axis names selected at run time (the engine
+/// refuses an axis outside [-rank, rank - 1] before the run). A rare form
+/// (exporters give the axis as a constant): rank sums for one.
+LogicalResult importRuntimeCumSum(NodeImporter &n) {
+  RankedTensorType axisType = n.inputType(1);
+  int64_t rank = n.inputType(0).getRank();
+  if (!axisType.hasStaticShape() || axisType.getNumElements() != 1 ||
+      !isa<IntegerType>(axisType.getElementType()))
+    return n.emitError() << "input 'axis' must hold one integer", failure();
+  if (rank == 0)
+    return n.emitError() << "needs an input of rank 1 or more", failure();
+  if (failed(n.boundIndices(1, rank)))
+    return failure();
+  FailureOr<Value> axis = n.scalarInput(1, "axis");
+  if (failed(axis))
+    return failure();
+  Type axisElement = axisType.getElementType();
+  BoolAttr exclusive = n.b.getBoolAttr(n.attrInt("exclusive", 0) != 0);
+  BoolAttr reverse = n.b.getBoolAttr(n.attrInt("reverse", 0) != 0);
+  Value result;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    FailureOr<Value> sum = n.create<CumSumOp>(
+        n.input(0), n.b.getI64IntegerAttr(d), exclusive, reverse);
+    if (failed(sum))
+      return failure();
+    if (!result) {
+      result = *sum;
+      continue;
+    }
+    FailureOr<Value> atD =
+        n.create<EqualOp>(*axis, n.splat(axisElement, static_cast<double>(d)));
+    FailureOr<Value> fromEnd = n.create<EqualOp>(
+        *axis, n.splat(axisElement, static_cast<double>(d - rank)));
+    if (failed(atD) || failed(fromEnd))
+      return failure();
+    FailureOr<Value> chosen = n.create<OrOp>(*atD, *fromEnd);
+    if (failed(chosen))
+      return failure();
+    FailureOr<Value> selected = n.create<WhereOp>(*chosen, *sum, result);
+    if (failed(selected))
+      return failure();
+    result = *selected;
+  }
+  n.setOutput(0, result);
+  return success();
+}
+
 LogicalResult importCumSum(NodeImporter &n) {
+  if (n.isRuntimeInput(1))
+    return importRuntimeCumSum(n);
   FailureOr<double> given = n.constantScalar(1, "axis");
   if (failed(given))
     return failure();
@@ -108,6 +158,49 @@ LogicalResult importCumSum(NodeImporter &n) {
                          n.b.getBoolAttr(n.attrInt("reverse", 0) != 0)));
 }
 
+/// TopK with K given as an input of the model: the whole axis in order,
+/// then its first K along the axis (a dynamic extent; the engine refuses a
+/// K outside [0, extent] before the run).
+LogicalResult importRuntimeTopK(NodeImporter &n, int64_t axis) {
+  RankedTensorType x = n.inputType(0);
+  RankedTensorType kType = n.inputType(1);
+  if (!kType.hasStaticShape() || kType.getNumElements() != 1 ||
+      !isa<IntegerType>(kType.getElementType()))
+    return n.emitError() << "input 'K' must hold one integer", failure();
+  int64_t extent = x.getDimSize(axis);
+  if (ShapedType::isDynamic(extent))
+    return n.emitError() << "K given at run time needs a static extent along "
+                            "the axis, got "
+                         << x,
+           failure();
+  if (failed(n.boundValues(1, 0, extent)))
+    return failure();
+  FailureOr<TopKOp> all = n.createMultiResult<TopKOp>(
+      2, n.input(0), n.b.getI64IntegerAttr(extent),
+      n.b.getI64IntegerAttr(axis),
+      n.b.getBoolAttr(n.attrInt("largest", 1) != 0));
+  if (failed(all))
+    return failure();
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                       n.scalarValue(1));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> starts(x.getRank(), zero), steps(x.getRank(), one);
+  SmallVector<Value> sizes;
+  SmallVector<int64_t> shape(x.getShape());
+  shape[axis] = ShapedType::kDynamic;
+  for (int64_t d = 0; d < x.getRank(); ++d)
+    sizes.push_back(d == axis ? k : n.extentOf(n.input(0), d));
+  for (auto [i, result] : llvm::enumerate(all->getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    n.setOutput(i, DynamicSliceOp::create(b, loc, type.clone(shape), result,
+                                          starts, sizes, steps));
+  }
+  return success();
+}
+
 LogicalResult importTopK(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
   FailureOr<int64_t> axis = n.normalizeAxis(n.attrInt("axis", -1), x.getRank());
@@ -116,6 +209,8 @@ LogicalResult importTopK(NodeImporter &n) {
   int64_t k;
   if (n.sinceVersion < 10) {
     k = n.attrInt("k", -1);
+  } else if (n.isRuntimeInput(1)) {
+    return importRuntimeTopK(n, *axis);
   } else {
     FailureOr<double> given = n.constantScalar(1, "K");
     if (failed(given))
