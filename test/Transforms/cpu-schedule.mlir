@@ -384,3 +384,31 @@ func.func @grouped_bias_relu(%x: tensor<1x2x4x16x16xf32>, %w: tensor<2x8x4x3x3xf
   } : tensor<1x2x8x16x16xf32>
   return %0 : tensor<1x2x8x16x16xf32>
 }
+
+// -----
+
+// A product over rows of dynamic number (a classifier head of any batch)
+// whose columns leave a partial thread tile (1000 in tiles of 128): the rows
+// past the last full register tile, static along the columns once
+// canonicalized, run one at a time, each a vector of 32 columns of broadcast
+// FMAs, not scalar loops; nothing of the product is left unvectorized but
+// the columns past the last full vector.
+// CHECK-LABEL: func.func @matmul_dynamic_rows
+// CHECK: scf.forall {{.*}} -> (tensor<?x1000xf32>)
+// CHECK: vector.fma {{.*}} : vector<32xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c64 step %c1 iter_args(%[[ACC:[^ ]+]] = %{{.+}}) -> (tensor<?x32xf32>)
+// CHECK: scf.for %[[ROW:[^ ]+]] = %{{.+}} to %{{.+}} step %c1 iter_args(%[[T:[^ ]+]] = %[[ACC]]) -> (tensor<?x32xf32>)
+// CHECK: vector.transfer_read %[[T]][%[[ROW]], %{{.+}}]{{.*}} : tensor<?x32xf32>, vector<32xf32>
+// CHECK: vector.fma {{.*}} : vector<32xf32>
+func.func @matmul_dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x1000xf32>) -> tensor<?x1000xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty(%m) : tensor<?x1000xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x1000xf32>) -> tensor<?x1000xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x1000xf32>) outs(%f : tensor<?x1000xf32>) -> tensor<?x1000xf32>
+    int21.yield %r : tensor<?x1000xf32>
+  } : tensor<?x1000xf32>
+  return %0 : tensor<?x1000xf32>
+}

@@ -65,6 +65,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // The remainders of a product's register tiles over dynamic extents, once
+  // canonicalized: where @cpu.peel left a tile partial along a dynamic
+  // extent and full along others, which only canonicalization makes static
+  // (the rows past the last full tile of a loop over full columns: a
+  // classifier head of one row, in tiles of 8), it is tiled by one along
+  // the dynamic extent so that it vectorizes along the others.
+  transform.named_sequence @cpu.tile_remainders(%scope: !transform.any_op {transform.readonly}) {
+    transform.apply_patterns to %scope {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %threads = transform.structured.match ops{["scf.forall"]} in %scope : (!transform.any_op) -> !transform.any_op
+    transform.int21.tile_dynamic_by_one %threads : !transform.any_op
+    transform.yield
+  }
+
   // Vectorizes each tagged op (anchor or elementwise) in %scope that has
   // static shapes; the others (partial tiles left by peeling) stay scalar and
   // are lowered to loops later.

@@ -71,6 +71,7 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel failures(propagate) (%loop_n) : (!transform.any_op) -> ()
       transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
     }
+    transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
@@ -162,6 +163,7 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel failures(propagate) (%loop_n) : (!transform.any_op) -> ()
       transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
     }
+    transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.vectorize_static failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.include @cpu.lower_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
