@@ -528,6 +528,12 @@ Engine::extentsFor(ArrayRef<std::vector<int64_t>> inputShapes,
   Expected<std::vector<int64_t>> extents = inputExtents(inputShapes);
   if (!extents)
     return extents.takeError();
+  // Values that index the inputs' dimensions (an axis, a K) are checked
+  // against their bounds before the shapes are computed from them, which
+  // would not say what is wrong.
+  if (!valueInputs.empty())
+    if (Error error = checkInputValues(nullptr, inputs, inputShapes))
+      return std::move(error);
   for (const TensorSpec &spec : metadata().outputs)
     for (int64_t d : spec.shape)
       if (d == TensorSpec::kDynamicExtent)

@@ -49,13 +49,121 @@ FailureOr<SmallVector<int64_t>> reductionAxes(NodeImporter &n, int64_t rank,
   return axes;
 }
 
+/// A reduction over axes given as an input of the model (of static shape,
+/// its elements read at run time; the engine refuses an axis outside
+/// [-rank, rank - 1] before the run): along each dimension, the reduction
+/// kept as 1 and broadcast back, selected where the dimension is one of the
+/// axes, then the result sliced to 1 along those (and, without keepdims,
+/// reshaped to the other extents, in order). A rare form (exporters give
+/// the axes as constants): one reduction per dimension.
+template <typename ReduceOpTy>
+FailureOr<Value> reduceOverRuntimeAxes(NodeImporter &n, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  RankedTensorType axesType = n.inputType(1);
+  int64_t count = axesType.getNumElements();
+  if (count > rank)
+    return n.emitError() << "names " << count << " axes of an input of rank "
+                         << rank,
+           failure();
+  if (failed(n.boundIndices(1, rank)))
+    return failure();
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  Type axisType = axesType.getElementType();
+  SmallVector<Value> axes;
+  for (int64_t k = 0; k < count; ++k)
+    axes.push_back(tensor::ExtractOp::create(
+        b, loc, n.input(1),
+        ValueRange{arith::ConstantIndexOp::create(b, loc, k)}));
+  auto index = [&](int64_t c) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, c);
+  };
+  // Whether dimension d is one of the axes (d, or d - rank).
+  SmallVector<Value> reduced;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value any = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (Value a : axes)
+      for (int64_t named : {d, d - rank})
+        any = arith::OrIOp::create(
+            b, loc, any,
+            arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::eq, a,
+                arith::ConstantOp::create(
+                    b, loc, b.getIntegerAttr(axisType, named))));
+    reduced.push_back(any);
+  }
+  bool keepdims = n.attrInt("keepdims", 1) != 0;
+  FailureOr<Value> y = v;
+  SmallVector<int64_t> shape;
+  SmallVector<Value> starts, sizes, steps;
+  for (int64_t d = 0; d < rank; ++d) {
+    FailureOr<Value> along = n.create<ReduceOpTy>(
+        *y, b.getDenseI64ArrayAttr({d}), b.getBoolAttr(true));
+    if (failed(along))
+      return failure();
+    Value condition = tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({}, b.getI1Type()),
+        ValueRange{reduced[d]});
+    y = n.create<WhereOp>(condition, *along, *y);
+    if (failed(y))
+      return failure();
+    starts.push_back(index(0));
+    steps.push_back(index(1));
+    Value extent = n.extentOf(v, d);
+    sizes.push_back(
+        arith::SelectOp::create(b, loc, reduced[d], index(1), extent));
+    shape.push_back(type.getDimSize(d) == 1 ? 1 : ShapedType::kDynamic);
+  }
+  Value sliced = DynamicSliceOp::create(b, loc, type.clone(shape), *y, starts,
+                                        sizes, steps);
+  if (keepdims)
+    return sliced;
+  // The extents of the dimensions kept, in order: the i-th is the extent of
+  // the dimension that has i kept ones before it.
+  SmallVector<Value> kept;
+  for (int64_t i = 0; i < rank - count; ++i) {
+    Value extent = index(0), before = index(0);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value keep = arith::XOrIOp::create(
+          b, loc, reduced[d], arith::ConstantIntOp::create(b, loc, 1, 1));
+      Value at = arith::AndIOp::create(
+          b, loc, keep,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
+                                index(i)));
+      extent = arith::SelectOp::create(b, loc, at, sizes[d], extent);
+      before = arith::AddIOp::create(
+          b, loc, before,
+          arith::SelectOp::create(b, loc, keep, index(1), index(0)));
+    }
+    kept.push_back(extent);
+  }
+  SmallVector<int64_t> keptShape(rank - count, ShapedType::kDynamic);
+  return ReshapeOp::create(b, loc, type.clone(keptShape), sliced, kept)
+      .getResult();
+}
+
 template <typename ReduceOpTy, Prologue pro = Prologue::None,
           Epilogue epi = Epilogue::None>
 LogicalResult importReduce(NodeImporter &n) {
   Value x = n.input(0);
   bool noop = false;
-  FailureOr<SmallVector<int64_t>> axes =
-      reductionAxes(n, n.inputType(0).getRank(), noop);
+  // Axes an input of the model gives (a shape of static length): read at
+  // run time; none of them is the empty set, known now.
+  bool runtimeAxes = n.opType() == "ReduceSum" && n.sinceVersion >= 13 &&
+                     n.isRuntimeInput(1) && n.inputType(1).hasStaticShape() &&
+                     n.inputType(1).getRank() == 1 &&
+                     isa<IntegerType>(n.inputType(1).getElementType()) &&
+                     n.inputType(1).getNumElements() > 0;
+  FailureOr<SmallVector<int64_t>> axes = SmallVector<int64_t>();
+  if (n.opType() == "ReduceSum" && n.sinceVersion >= 13 &&
+      n.isRuntimeInput(1) && n.inputType(1).hasStaticShape() &&
+      n.inputType(1).getNumElements() == 0) {
+    noop = n.attrInt("noop_with_empty_axes", 0) != 0;
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, n.inputType(0).getRank()));
+  } else if (!runtimeAxes) {
+    axes = reductionAxes(n, n.inputType(0).getRank(), noop);
+  }
   if (failed(axes))
     return failure();
   FailureOr<Value> v = x;
@@ -67,7 +175,11 @@ LogicalResult importReduce(NodeImporter &n) {
     v = n.create<ExpOp>(x);
   if (failed(v))
     return failure();
-  if (!noop) {
+  if (runtimeAxes) {
+    v = reduceOverRuntimeAxes<ReduceOpTy>(n, *v);
+    if (failed(v))
+      return failure();
+  } else if (!noop) {
     v = n.create<ReduceOpTy>(*v, n.b.getDenseI64ArrayAttr(*axes),
                              n.b.getBoolAttr(n.attrInt("keepdims", 1) != 0));
     if (failed(v))

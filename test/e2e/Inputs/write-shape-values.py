@@ -1,7 +1,7 @@
 # Writes the inputs of shape-values.test: x = 0..23 as float[2,3,4] and the
 # shapes it is reshaped to at run time; a 2x2 image and the scales it is
 # resized by; axes a CumSum reads at run time;
-# a TopK's K.
+# a TopK's K; the axes of a ReduceSum.
 import sys
 
 import numpy
@@ -19,6 +19,8 @@ tensors = {
     "axis-4": numpy.array(4, dtype=numpy.int64),
     "k-1": numpy.array([1], dtype=numpy.int64),
     "k-3": numpy.array([3], dtype=numpy.int64),
+    "axes-1-last": numpy.array([1, -1], dtype=numpy.int64),
+    "axes-0-5": numpy.array([0, 5], dtype=numpy.int64),
 }
 for name, value in tensors.items():
     with open(f"{out}/{name}.pb", "wb") as f:
