@@ -529,8 +529,10 @@ Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
   knobs["reg_w"] = regW;
   // The bias and the epilogue on the accumulators, stored once: 1 thread,
   // 3x3 groups of 8 channels + ReLU, 48 channels at 56x56 0.269 -> 0.248
-  // ms, 104 at 28x28 0.155 -> 0.143, 208 at 14x14 0.104 -> 0.100.
-  knobs["epilogue_regs"] = 1;
+  // ms, 104 at 28x28 0.155 -> 0.143, 208 at 14x14 0.104 -> 0.100. Not on
+  // register tiles of one row (see windowTileCheck): rows of 5 (RegNet's
+  // last stage at 160x160) get those.
+  knobs["epilogue_regs"] = knobs["reg_h"] > 1 ? 1 : 0;
   knobs["ew_vec"] = regW;
   return knobs;
 }
@@ -1101,6 +1103,16 @@ static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
     return false;
   }
   bool grouped = knobs.count("reg_f");
+  // Register tiles of one row of a grouped convolution with the epilogue on
+  // the accumulators send the vector lowering into a rewrite loop that does
+  // not end (RegNet's 3x3 groups of 8 on 5x5 and 7x7 maps): not a point of
+  // the space.
+  if (grouped && knobOr0(knobs, "epilogue_regs") == 1 &&
+      knobOr0(knobs, "reg_h") == 1) {
+    why = "a register tile of one row (reg_h = 1) with the epilogue in "
+          "registers (epilogue_regs = 1)";
+    return false;
+  }
   // A peeled remainder of one row (17 rows in tiles of 4) sends the vector
   // lowering of its steps into a rewrite loop that does not end (seen with
   // a 3x3 stride-2 max pool of 33x33 rows): not a point of the space.
