@@ -620,6 +620,14 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
         return module.emitError("input '")
                << input.name << "' has dynamic dimensions: GPU engines take "
                << "static shapes; give them with --input-shape NAME=DIMS";
+    // Inputs of static shape whose values shape an output (Resize's scales
+    // read at run time, a Reshape's shape given as data).
+    for (const runtime::TensorSpec &output : described->outputs)
+      if (output.isDynamic())
+        return module.emitError("output '")
+               << output.name << "' has a shape computed at run time from "
+               << "the values of inputs: GPU engines take static shapes; "
+               << "freeze those inputs with --freeze-input NAME=FILE.pb";
     if (failed(::int21::lowerToGPUHost(module, options)))
       return failure();
     meta = std::move(*described);
