@@ -166,6 +166,20 @@ std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
   return out;
 }
 
+/// The bytes of the constant `value` whose elements are `element`s of whole
+/// bytes, with the size of one; none for other elements or where the data
+/// is not available.
+std::optional<std::pair<std::vector<char>, size_t>>
+wholeByteElements(ElementsAttr value, Type element) {
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  std::optional<std::vector<char>> bytes = getConstantBytes(value);
+  if (!bytes)
+    return std::nullopt;
+  return std::make_pair(std::move(*bytes),
+                        size_t(element.getIntOrFloatBitWidth() / 8));
+}
+
 /// The constant `value` padded by `pad` (static sizes, a constant padding
 /// value), or null.
 ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
@@ -173,8 +187,7 @@ ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
   Type element = resultType.getElementType();
   Value padValue = pad.getConstantPaddingValue();
   Attribute padAttr;
-  if (!resultType.hasStaticShape() || !element.isIntOrFloat() ||
-      element.getIntOrFloatBitWidth() % 8 != 0 || !padValue ||
+  if (!resultType.hasStaticShape() || !padValue ||
       !matchPattern(padValue, m_Constant(&padAttr)))
     return {};
   APInt bits;
@@ -184,10 +197,10 @@ ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
     bits = i.getValue();
   else
     return {};
-  std::optional<std::vector<char>> bytes = getConstantBytes(value);
-  if (!bytes)
+  auto data = wholeByteElements(value, element);
+  if (!data)
     return {};
-  size_t elemSize = element.getIntOrFloatBitWidth() / 8;
+  auto &[bytes, elemSize] = *data;
   ArrayRef<int64_t> inShape = cast<ShapedType>(value.getType()).getShape(),
                     outShape = resultType.getShape();
   SmallVector<int64_t> low(pad.getStaticLow());
@@ -205,7 +218,7 @@ ElementsAttr padBytes(tensor::PadOp pad, ElementsAttr value) {
     int64_t dst = 0;
     for (int64_t d = 0; d < rank; ++d)
       dst = dst * outShape[d] + index[d] + low[d];
-    std::memcpy(out.data() + dst * elemSize, bytes->data() + linear * elemSize,
+    std::memcpy(out.data() + dst * elemSize, bytes.data() + linear * elemSize,
                 elemSize);
   });
   return makeResource(resultType, constantName(value, "constant") + ".pad",
@@ -226,13 +239,10 @@ bool isStaticSlice(Operation *op) {
 /// The constant `value` sliced by `slice` (isStaticSlice), or null.
 ElementsAttr sliceBytes(tensor::ExtractSliceOp slice, ElementsAttr value) {
   auto resultType = cast<ShapedType>(slice.getType());
-  Type element = resultType.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+  auto data = wholeByteElements(value, resultType.getElementType());
+  if (!data)
     return {};
-  std::optional<std::vector<char>> bytes = getConstantBytes(value);
-  if (!bytes)
-    return {};
-  size_t elemSize = element.getIntOrFloatBitWidth() / 8;
+  auto &[bytes, elemSize] = *data;
   ArrayRef<int64_t> inShape = cast<ShapedType>(value.getType()).getShape(),
                     outShape = resultType.getShape(),
                     offsets = slice.getStaticOffsets(),
@@ -243,7 +253,7 @@ ElementsAttr sliceBytes(tensor::ExtractSliceOp slice, ElementsAttr value) {
     int64_t src = 0;
     for (int64_t d = 0; d < rank; ++d)
       src = src * inShape[d] + offsets[d] + index[d] * strides[d];
-    std::memcpy(out.data() + linear * elemSize, bytes->data() + src * elemSize,
+    std::memcpy(out.data() + linear * elemSize, bytes.data() + src * elemSize,
                 elemSize);
   });
   return makeResource(resultType, constantName(value, "constant") + ".slice",
@@ -272,16 +282,12 @@ ElementsAttr foldThrough(Operation *op, ElementsAttr value) {
   auto transpose = dyn_cast<linalg::TransposeOp>(op);
   if (!transpose)
     return {};
-  Type element = resultType.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return {};
-  std::optional<std::vector<char>> bytes = getConstantBytes(value);
-  if (!bytes)
+  auto data = wholeByteElements(value, resultType.getElementType());
+  if (!data)
     return {};
   std::vector<char> out =
-      transposeBytes(*bytes, cast<ShapedType>(value.getType()).getShape(),
-                     transpose.getPermutation(),
-                     element.getIntOrFloatBitWidth() / 8);
+      transposeBytes(data->first, cast<ShapedType>(value.getType()).getShape(),
+                     transpose.getPermutation(), data->second);
   return makeResource(resultType, constantName(value, "constant") + ".T", out);
 }
 

@@ -148,17 +148,16 @@ template <typename ReduceOpTy, Prologue pro = Prologue::None,
 LogicalResult importReduce(NodeImporter &n) {
   Value x = n.input(0);
   bool noop = false;
-  // Axes an input of the model gives (a shape of static length): read at
+  // Axes an input of the model gives (a vector of static length): read at
   // run time; none of them is the empty set, known now.
-  bool runtimeAxes = n.opType() == "ReduceSum" && n.sinceVersion >= 13 &&
-                     n.isRuntimeInput(1) && n.inputType(1).hasStaticShape() &&
-                     n.inputType(1).getRank() == 1 &&
-                     isa<IntegerType>(n.inputType(1).getElementType()) &&
-                     n.inputType(1).getNumElements() > 0;
+  RankedTensorType axesType = n.inputType(1);
+  bool axesGiven = n.opType() == "ReduceSum" && n.sinceVersion >= 13 &&
+                   n.isRuntimeInput(1) && axesType.hasStaticShape() &&
+                   axesType.getRank() == 1 &&
+                   isa<IntegerType>(axesType.getElementType());
+  bool runtimeAxes = axesGiven && axesType.getNumElements() > 0;
   FailureOr<SmallVector<int64_t>> axes = SmallVector<int64_t>();
-  if (n.opType() == "ReduceSum" && n.sinceVersion >= 13 &&
-      n.isRuntimeInput(1) && n.inputType(1).hasStaticShape() &&
-      n.inputType(1).getNumElements() == 0) {
+  if (axesGiven && !runtimeAxes) {
     noop = n.attrInt("noop_with_empty_axes", 0) != 0;
     axes = llvm::to_vector(llvm::seq<int64_t>(0, n.inputType(0).getRank()));
   } else if (!runtimeAxes) {

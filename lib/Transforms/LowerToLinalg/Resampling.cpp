@@ -169,16 +169,8 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     Type computeType =
         elementType.isF64() ? rewriter.getF64Type() : rewriter.getF32Type();
     Type f32 = rewriter.getF32Type();
-    auto f32At = [&](double v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getF32FloatAttr(v));
-    };
-    auto toF32 = [&](Value index) -> Value {
-      return arith::SIToFPOp::create(
-          rewriter, loc, f32,
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
-                                     index));
-    };
+    // (The values of the dimensions computed before the generic.)
+    FloatMath before{rewriter, loc, f32};
     SmallVector<Value> outSizes(adaptor.getSizes());
     SmallVector<ResizeDim> dims(rank);
     unsigned nextSize = 0;
@@ -218,21 +210,21 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
                    ? tensor::DimOp::create(rewriter, loc, input, d).getResult()
                    : arith::ConstantIndexOp::create(rewriter, loc, in)
                          .getResult();
-      dim.inF = toF32(dim.in);
-      dim.outF = outIndex ? toF32(outIndex) : f32At(out);
+      dim.inF = before.fromIndex(dim.in);
+      dim.outF = outIndex ? before.fromIndex(outIndex) : before.c(out);
       if (!scaleValues.empty())
         dim.scale = scaleValues[d];
       else if (!scales.empty())
-        dim.scale = f32At(scales[d]);
+        dim.scale = before.c(scales[d]);
       else
-        dim.scale = arith::DivFOp::create(rewriter, loc, dim.outF, dim.inF);
+        dim.scale = before.div(dim.outF, dim.inF);
       // Values read at run time are checked before the run.
       if (!scaleValues.empty()) {
-        Value positive = arith::CmpFOp::create(
-            rewriter, loc, arith::CmpFPredicate::OGT, dim.scale, f32At(0));
-        Value finite = arith::CmpFOp::create(
-            rewriter, loc, arith::CmpFPredicate::OLT, dim.scale,
-            f32At(std::numeric_limits<float>::infinity()));
+        Value positive = before.cmp(arith::CmpFPredicate::OGT, dim.scale,
+                                    before.c(0));
+        Value finite =
+            before.cmp(arith::CmpFPredicate::OLT, dim.scale,
+                       before.c(std::numeric_limits<float>::infinity()));
         assertHolds(rewriter, loc,
                     arith::AndIOp::create(rewriter, loc, positive, finite),
                     "Resize: the scale of dimension " + Twine(d) +
@@ -250,9 +242,9 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
                         " to a non-empty one");
       }
       if (crop) {
-        dim.roiStart = roiValues.empty() ? f32At(roi[d]) : roiValues[d];
+        dim.roiStart = roiValues.empty() ? before.c(roi[d]) : roiValues[d];
         dim.roiEnd =
-            roiValues.empty() ? f32At(roi[d + rank]) : roiValues[d + rank];
+            roiValues.empty() ? before.c(roi[d + rank]) : roiValues[d + rank];
       }
     }
 
