@@ -38,3 +38,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// int21.pad_dynamic_tile: a multiple for each dimension it pads, and each
+// multiple one positive integer.
+
+func.func @pad_counts(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %ops = transform.structured.match ops{["func.return"]} in %root : (!transform.any_op) -> !transform.any_op
+    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+    // expected-error @below {{has 2 dims and 1 multiples}}
+    transform.int21.pad_dynamic_tile %ops dims [0, 1] to [%four] : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @pad_zero_multiple(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %ops = transform.structured.match ops{["func.return"]} in %root : (!transform.any_op) -> !transform.any_op
+    %zero = transform.param.constant 0 : i64 -> !transform.param<i64>
+    // expected-error @below {{expects one positive integer for each multiple}}
+    transform.int21.pad_dynamic_tile %ops dims [0] to [%zero] : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}

@@ -88,6 +88,22 @@ func.func @conv_depthwise_channel_lanes(%x: tensor<1x32x7x7xf32>, %b: tensor<32x
   return %0 : tensor<1x32x4x3xf32>
 }
 
+// Maps of dynamic extents: the channels along the vectors whatever the
+// window, in blocks of 8 where 16 do not divide them; the transpose's and
+// the output's extents are the input's and the result's.
+// CHECK-LABEL: func.func @conv_depthwise_channel_lanes_dynamic
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] output_shape [%{{.*}}, 3, 8, %{{.*}}, %{{.*}}] : tensor<?x24x?x?xf32> into tensor<?x3x8x?x?xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<?x3x8x?x?xf32>) outs(%{{.*}} : tensor<?x3x?x?x8xf32>) permutation = [0, 1, 3, 4, 2]
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME: outs(%{{.*}} : tensor<?x3x8x?x?xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] : tensor<?x3x8x?x?xf32> into tensor<?x24x?x?xf32>
+func.func @conv_depthwise_channel_lanes_dynamic(%x: tensor<?x24x?x?xf32>, %b: tensor<24xf32>) -> tensor<?x24x?x?xf32> {
+  %w = arith.constant dense<0.5> : tensor<24x1x3x3xf32>
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 24 : i64} : (tensor<?x24x?x?xf32>, tensor<24x1x3x3xf32>, tensor<24xf32>) -> tensor<?x24x?x?xf32>
+  return %0 : tensor<?x24x?x?xf32>
+}
+
 // A 3x3 window, or 8 channels a block: the row form.
 // CHECK-LABEL: func.func @conv_depthwise_rows
 // CHECK-NOT: linalg.transpose

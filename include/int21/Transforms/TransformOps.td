@@ -247,6 +247,39 @@ def Int21_TileDynamicByOneOp : Op<Transform_Dialect, "int21.tile_dynamic_by_one"
   }];
 }
 
+def Int21_PadDynamicTileOp : Op<Transform_Dialect, "int21.pad_dynamic_tile", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "Pads a partial register tile of dynamic size to a whole one";
+  let description = [{
+    In a fusion group of dynamic shapes, rewrites each structured op on
+    tensors that `target` holds whose loops `dims` are not all of static
+    size (the register tile a peeled loop leaves past the last full one of
+    a dynamic extent) as the same op on its operands padded with zeros to
+    the static bounds of those loops, rounded up to the matching
+    `multiples` (the register tile's sizes): the op then has the shapes of
+    a full tile and vectorizes as one does, its inputs' windows and its
+    accumulators copied into the padded tiles, the valid part of its result
+    extracted after. Ops whose loops `dims` are static, ops in groups of
+    static shapes and ops whose sizes have no static bound are left as they
+    are. Consumes the handle.
+
+    ```mlir
+    transform.int21.pad_dynamic_tile %tile dims [2, 3] to [%reg_h, %reg_w]
+      : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$dims,
+                       Variadic<TransformParamTypeInterface>:$multiples);
+  let assemblyFormat = [{
+    $target `dims` $dims `to` `[` $multiples `]` attr-dict `:` type($target)
+    `,` type($multiples)
+  }];
+  let hasVerifier = 1;
+}
+
 def Int21_GeneralizeOp : Op<Transform_Dialect, "int21.generalize", [
     FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
     TransformOpInterface, TransformEachOpTrait]> {

@@ -233,12 +233,13 @@ Value lowering::reshapeTensor(OpBuilder &b, Location loc, Value value,
 Value lowering::transposeTensor(OpBuilder &b, Location loc, Value value,
                                 ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
+  // (The extents of a dynamic dimension read from `value`.)
+  SmallVector<OpFoldResult> sizes;
   for (int64_t dim : perm)
-    shape.push_back(type.getDimSize(dim));
+    sizes.push_back(tensor::getMixedSize(b, loc, value, dim));
   return linalg::TransposeOp::create(
              b, loc, value,
-             tensor::EmptyOp::create(b, loc, shape, type.getElementType()),
+             tensor::EmptyOp::create(b, loc, sizes, type.getElementType()),
              perm)
       .getResult()[0];
 }

@@ -173,6 +173,54 @@ def cnn(out, rng):
     save(out, "dynamic_cnn", graph, sets)
 
 
+def depthwise(x, w, b, stride, pad):
+    """A depthwise convolution: each channel its own 1-channel conv2d."""
+    return np.concatenate(
+        [conv2d(x[:, c:c + 1], w[c:c + 1], b[c:c + 1], stride, pad)
+         for c in range(x.shape[1])], axis=1)
+
+
+def separable(out, rng):
+    """Images of any size through depthwise-separable layers: a depthwise
+    3x3 conv of 24 channels (blocks of 8 along the vectors) with ReLU6, a
+    pointwise conv to 32 channels, a depthwise 5x5 conv of stride 2 (blocks
+    of 16), and a 3x3 stride-2 max pool with padding; maps from 1 pixel to
+    wider than a register tile."""
+    w1 = (rng.standard_normal((24, 1, 3, 3)) / 3).astype(np.float32)
+    b1 = rng.standard_normal(24).astype(np.float32)
+    w2 = (rng.standard_normal((32, 24, 1, 1)) / 5).astype(np.float32)
+    w3 = (rng.standard_normal((32, 1, 5, 5)) / 5).astype(np.float32)
+    b3 = rng.standard_normal(32).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1],
+                          group=24),
+         helper.make_node("Clip", ["c1", "lo", "hi"], ["r1"]),
+         helper.make_node("Conv", ["r1", "w2"], ["c2"]),
+         helper.make_node("Conv", ["c2", "w3", "b3"], ["c3"], pads=[2, 2, 2, 2],
+                          strides=[2, 2], group=32),
+         helper.make_node("MaxPool", ["c3"], ["y"], kernel_shape=[3, 3],
+                          pads=[1, 1, 1, 1], strides=[2, 2])],
+        "dynamic_separable",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 24, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 32, "oh", "ow"])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("b1", b1), ("w2", w2), ("w3", w3), ("b3", b3),
+          ("lo", np.float32(0)), ("hi", np.float32(6))]])
+    sets = []
+    for n, h, w in ((1, 9, 11), (2, 20, 37), (1, 1, 3)):
+        x = rng.standard_normal((n, 24, h, w)).astype(np.float32)
+        r1 = np.clip(depthwise(x.astype(np.float64), w1, b1, 1, 1), 0, 6)
+        c2 = conv2d(r1, w2, np.zeros(32), 1, 0)
+        c3 = depthwise(c2, w3, b3, 2, 2)
+        padded = np.pad(c3, ((0, 0), (0, 0), (1, 1), (1, 1)),
+                        constant_values=-np.inf)
+        y = maxpool(padded, 3, 2, False).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_separable", graph, sets)
+
+
 def rows(out, rng):
     """Rows of a sequence of any length, batched: a layer norm over the
     features, a linear layer, a softmax over the features, a batch norm of
@@ -427,6 +475,7 @@ def main(out):
     residual(out, rng)
     attention(out, rng)
     upsample(out, rng)
+    separable(out, rng)
 
 
 if __name__ == "__main__":

@@ -94,9 +94,15 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   // convolution and the matmuls (attention's batched products), whose
   // register tiles are static and whose remainders are peeled, with their
   // knobs for kDynamicExtentHint there.
+  // A window op of a dynamic batch alone (static maps: every image's work
+  // static) gets the static template, whose thread tiles take one image.
+  // Depthwise convolutions and pools over maps of dynamic extents get the
+  // template that pads their partial register tiles to whole ones.
+  bool imagesStatic = hasStaticLoopsBeyondBatch(anchor);
   if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
       !anchor.hasPureTensorSemantics() ||
-      (!filterLanes && !matmul && !hasStaticTensorLoops(anchor)))
+      (conv && !hasStaticTensorLoops(anchor)) ||
+      (grouped && !imagesStatic))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -122,7 +128,12 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
     int64_t ih = inType.getDimSize(inType.getRank() - 2),
             iw = inType.getDimSize(inType.getRank() - 1);
-    if (depthwise) {
+    if (depthwise && !imagesStatic) {
+      plan.sequence = "cpu.depthwise_conv2d_nchw_dynamic";
+      plan.dims = {loops[1], loops[2], loops[3], hintedExtent(ih),
+                   hintedExtent(iw)};
+      plan.knobs = dynamicDepthwiseKnobs(loops[1]);
+    } else if (depthwise) {
       plan.sequence = "cpu.depthwise_conv2d_nchw";
       plan.dims = {loops[1], loops[2], loops[3], ih, iw};
       plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3], ih, iw);
@@ -142,7 +153,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
         cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
     // Output rows of dynamic extents: the template that tiles their
     // remainders by one column.
-    bool dynamic = !hasStaticTensorLoops(anchor);
+    bool dynamic = !imagesStatic;
     plan.sequence = dynamic ? "cpu.conv2d_filter_lanes_dynamic"
                             : "cpu.conv2d_filter_lanes";
     plan.dims = {loops[1] * loops[2],
@@ -327,7 +338,7 @@ std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
                                               ArrayRef<linalg::LinalgOp> ops) {
   linalg::LinalgOp anchor = soleAnchor(ops);
   if (!anchor || !isChannelLanesDepthwise2d(anchor) ||
-      !hasStaticTensorLoops(anchor))
+      !anchor.hasPureTensorSemantics())
     return std::nullopt;
   Value input = anchor.getDpsInputOperand(0)->get();
   auto pad = input.getDefiningOp<tensor::PadOp>();
@@ -337,19 +348,32 @@ std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
   if (!pack || !group->isAncestor(pack) ||
       pack.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 4, 2})
     return std::nullopt;
-  SmallVector<int64_t> loops = anchor.getStaticLoopRanges();
-  SmallVector<int64_t> out(loops.begin(), loops.begin() + 5);
+  SmallVector<int64_t> exact = anchor.getStaticLoopRanges();
+  SmallVector<int64_t> out(exact.begin(), exact.begin() + 5);
   for (linalg::LinalgOp op : ops)
     if (op != anchor && op != pack && !isElementwiseOver(op, out))
       return std::nullopt;
   // [n, cb, ci, oh, ow, kh, kw]; the dims add the padded input's ih, iw
-  // and the lanes.
+  // and the lanes. Output rows of dynamic extents (the generic code of a
+  // dynamic model; a dynamic batch alone is tiled by one image either way):
+  // the template that tiles their remainders by one pixel, its knobs for
+  // rows of kDynamicExtentHint.
+  bool dynamic = ShapedType::isDynamic(exact[3]) || ShapedType::isDynamic(exact[4]);
+  SmallVector<int64_t> loops = hintedLoopRanges(anchor);
   auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
   Plan plan;
-  plan.sequence = "cpu.depthwise_channel_lanes";
-  plan.dims = {loops[1] * loops[2], loops[3], loops[4], loops[5], loops[6],
-               inType.getDimSize(2), inType.getDimSize(3), loops[2]};
-  plan.knobs = channelLanesDepthwiseKnobs(plan.dims);
+  plan.sequence = dynamic ? "cpu.depthwise_channel_lanes_dynamic"
+                          : "cpu.depthwise_channel_lanes";
+  plan.dims = {loops[1] * loops[2],
+               loops[3],
+               loops[4],
+               loops[5],
+               loops[6],
+               hintedExtent(inType.getDimSize(2)),
+               hintedExtent(inType.getDimSize(3)),
+               loops[2]};
+  plan.knobs = dynamic ? dynamicChannelLanesDepthwiseKnobs(plan.dims)
+                       : channelLanesDepthwiseKnobs(plan.dims);
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
   // The input's transpose (the pack) is fused into the thread tiles by a

@@ -485,6 +485,27 @@ Knobs schedule::cpu::depthwiseKnobs(int64_t c, int64_t oh, int64_t ow,
   return knobs;
 }
 
+Knobs schedule::cpu::dynamicDepthwiseKnobs(int64_t c) {
+  // Maps whose extents only a run knows: register tiles of 4 rows x 16
+  // columns (a partial one padded to a whole one), thread tiles of up to 4
+  // channels (a tile of c / 8 where there are fewer than 32) by bands of 16
+  // rows: a band's padded input and output planes stay in the L1 cache up
+  // to rows of about 100 pixels.
+  Knobs knobs;
+  knobs["par_c"] = pickTile(c, 1, std::clamp<int64_t>(c / kMinThreadTiles, 1, 4));
+  knobs["par_h"] = 16;
+  knobs["reg_h"] = 4;
+  knobs["reg_w"] = 16;
+  knobs["ew_vec"] = 16;
+  return knobs;
+}
+
+static Knobs dynamicDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 5)
+    return {};
+  return dynamicDepthwiseKnobs(dims[0]);
+}
+
 Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
                                       int64_t ow, int64_t c, int64_t ih,
                                       int64_t iw) {
@@ -929,6 +950,28 @@ static bool transposedPanelsCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
   return panelTileCheck(knobs, "p", why);
 }
 
+Knobs schedule::cpu::dynamicChannelLanesDepthwiseKnobs(
+    llvm::ArrayRef<int64_t> dims) {
+  if (dims.size() != 8 || dims[7] < 1 || dims[0] % dims[7] != 0)
+    return {};
+  int64_t kh = dims[3];
+  // Rows whose width only a run knows: register tiles of 4 pixels, so that
+  // the pixels past the last full tile of a row, run one by one (a vector of
+  // channels each), are at most 3 whatever the row; bands of at least 8
+  // output rows (the window's kh - 1 rows beyond a band transposed again by
+  // the next one), 2 (kh - 1) for larger windows.
+  Knobs knobs;
+  knobs["par_cb"] = 1;
+  knobs["par_h"] = std::max<int64_t>(8, 2 * (kh - 1));
+  knobs["reg_w"] = 4;
+  knobs["ew_vec"] = 16;
+  return knobs;
+}
+
+static Knobs dynamicChannelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+  return dynamicChannelLanesDepthwiseKnobs(dims);
+}
+
 static std::optional<int64_t>
 transposedPanelsExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   if (dims.size() != 3)
@@ -1315,8 +1358,14 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kChannelLanesDepthwise = {
       channelLanesDepthwiseDefaults, channelLanesDepthwiseDomain,
       channelLanesDepthwiseCheck, channelLanesDepthwiseExtent};
+  static constexpr TemplateRules kDynamicChannelLanesDepthwise = {
+      dynamicChannelLanesDepthwiseDefaults, channelLanesDepthwiseDomain,
+      channelLanesDepthwiseCheck, channelLanesDepthwiseExtent};
   static constexpr TemplateRules kDepthwise = {
       depthwiseDefaults, depthwiseDomain, windowTileCheck, depthwiseExtent};
+  static constexpr TemplateRules kDynamicDepthwise = {
+      dynamicDepthwiseDefaults, depthwiseDomain, windowTileCheck,
+      depthwiseExtent};
   static constexpr TemplateRules kGroupedConv = {
       groupedConvDefaults, groupedConvDomain, windowTileCheck,
       groupedConvExtent};
@@ -1335,7 +1384,10 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.conv2d_filter_lanes", &kFilterLanesConv},
           {"cpu.conv2d_filter_lanes_dynamic", &kDynamicFilterLanesConv},
           {"cpu.depthwise_conv2d_nchw", &kDepthwise},
+          {"cpu.depthwise_conv2d_nchw_dynamic", &kDynamicDepthwise},
           {"cpu.depthwise_channel_lanes", &kChannelLanesDepthwise},
+          {"cpu.depthwise_channel_lanes_dynamic",
+           &kDynamicChannelLanesDepthwise},
           {"cpu.grouped_conv2d_nchw", &kGroupedConv},
           {"cpu.elementwise_1d", &kElementwise},
           {"cpu.elementwise_2d", &kElementwise},

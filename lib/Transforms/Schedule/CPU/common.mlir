@@ -65,6 +65,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // Splits a tile loop whose step does not divide its trip range into a loop
+  // of full tiles and a remainder, and nothing more: the remainder's tiles
+  // are left for the template (int21.pad_dynamic_tile pads them to whole
+  // ones). A loop that cannot be peeled stays as it is.
+  transform.named_sequence @cpu.peel_only(%loop: !transform.any_op {transform.readonly}) {
+    transform.sequence %loop : !transform.any_op failures(suppress) {
+    ^bb0(%l: !transform.any_op):
+      %for = transform.cast %l : !transform.any_op to !transform.op<"scf.for">
+      %main, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+
   // The remainders of a product's register tiles over dynamic extents, once
   // canonicalized: where @cpu.peel left a tile partial along a dynamic
   // extent and full along others, which only canonicalization makes static

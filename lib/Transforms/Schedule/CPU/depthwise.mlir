@@ -151,50 +151,143 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel failures(propagate) (%r_w_1) : (!transform.any_op) -> ()
     }
 
+    // (The same steps as the filter-lanes convolution's: folded to the
+    // register tiles, each vectorized, the accumulators hoisted and
+    // transposed once a tile.)
+    transform.include @cpu.filter_lanes_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The channel-lanes depthwise convolution of a dynamic group, whose output
+  // rows and columns only a run knows: @cpu.depthwise_channel_lanes with its
+  // epilogue in passes of its own (epilogue_regs = 0), but the register
+  // tiles' parallel dimensions tiled before the window, so that the pixels
+  // a row has beyond its last full register tile (peeled) are tiled one by
+  // one outside the window's loops: each a register tile of one pixel (a
+  // vector of L channels), its accumulator in registers across the window
+  // as a full tile's are. The input's transpose likewise: tiles of 16
+  // pixels, the rest of a row one pixel at a time. Knobs as
+  // @cpu.depthwise_channel_lanes.
+  transform.named_sequence @cpu.depthwise_channel_lanes_dynamic(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_cb = transform.tune.knob<"par_cb"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
+    %reg_w = transform.tune.knob<"reg_w"> options = [4, 6, 7, 8, 12, 14, 16] -> !transform.param<i64>
+    %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_cb, 0, %par_h]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_0 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // The extents the fused tiles read of whole tensors (tensor.dim of the
+    // transpose, of the padding: clones of them in the thread tile) resolved
+    // to the input's, so that the transpose's only use in the thread tile is
+    // the padding's slice of it.
+    transform.apply_patterns to %group {
+      transform.apply_patterns.memref.resolve_ranked_shaped_type_result_dims
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %pack_0 = transform.structured.match attributes{int21.pack} in %group : (!transform.any_op) -> !transform.any_op
+    %fused_pack, %forall_1 = transform.structured.fuse_into_containing_op %pack_0 into %forall_0
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+
+    %pack = transform.structured.match attributes{int21.pack} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %pack_r, %p_n, %p_cb, %p_h, %p_w = transform.structured.tile_using_for %pack tile_sizes [1, 1, 1, 16, 0]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%p_w) : (!transform.any_op) -> ()
+
+    // Register tiles of reg_w pixels x L channels (n, cb, ci, oh, ow), the
+    // remainder of a row one pixel at a time.
+    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %conv_p, %l_n, %l_cb, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, 1, 0, 1, %reg_w]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
+    // The window of every register tile, full or a remainder's: (n, cb, oh,
+    // ow, ci, kh, kw), the channels along the vectors.
+    %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 0, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %interchanged = transform.structured.interchange %step iterator_interchange = [0, 1, 3, 4, 2, 5, 6]
+        : (!transform.any_op) -> !transform.any_op
+    }
+
+    // The epilogue and the bias, along the output row.
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+    }
+    transform.include @cpu.filter_lanes_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The row form of a dynamic group, whose output rows and columns only a
+  // run knows: @cpu.depthwise_conv2d_nchw with its epilogue in passes of its
+  // own (epilogue_regs = 0), the register tiles past the last full one of a
+  // thread tile (peeled: the columns beyond a row's last full tile, the rows
+  // beyond the band's last) padded to a whole register tile, so that every
+  // register tile is static and vectorizes as a full one does: its input
+  // window and its accumulators copied into a tile of reg_h x reg_w (zeros
+  // beyond the extents), the valid part of the result written back. The
+  // epilogue's vectors likewise. Knobs as @cpu.depthwise_conv2d_nchw.
+  transform.named_sequence @cpu.depthwise_conv2d_nchw_dynamic(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_c = transform.tune.knob<"par_c"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
+    %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
+    %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 7, 8] -> !transform.param<i64>
+    %reg_w = transform.tune.knob<"reg_w"> options = [8, 16, 24, 28, 32, 48, 64] -> !transform.param<i64>
+    %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_c, %par_h]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.apply_patterns to %group {
+      transform.apply_patterns.memref.resolve_ranked_shaped_type_result_dims
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+
+    // Register tiles of reg_h x reg_w outputs of one channel; the partial
+    // ones (peeled) padded to whole tiles.
+    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %conv_p, %l_n, %l_c, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_h, %reg_w]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel_only failures(propagate) (%l_w) : (!transform.any_op) -> ()
+    transform.include @cpu.peel_only failures(propagate) (%l_h) : (!transform.any_op) -> ()
     transform.apply_patterns to %group {
       transform.apply_patterns.linalg.tiling_canonicalization
-      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.rank_expanding_inserts
-    } : !transform.any_op
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.pad_borders
-    } : !transform.any_op
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.strided_windows
-    } : !transform.any_op
-    %steps = transform.structured.match interface{LinalgOp} in %group : (!transform.any_op) -> !transform.any_op
-    transform.foreach %steps : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      transform.sequence %op : !transform.any_op failures(suppress) {
-      ^bb1(%o: !transform.any_op):
-        transform.structured.vectorize %o : !transform.any_op
-      }
+    %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      transform.int21.pad_dynamic_tile %tile dims [2, 3] to [%reg_h, %reg_w] : !transform.any_op, !transform.param<i64>, !transform.param<i64>
     }
-    transform.apply_patterns to %group {
-      transform.apply_patterns.int21.strided_windows
-      transform.apply_patterns.int21.multiply_add_to_fma
-      transform.apply_patterns.int21.scalar_reads
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %group : !transform.any_op
-    // The accumulators (a transposed read and write of the output tile)
-    // hoisted out of the window's loops before the transfers are lowered,
-    // so that they are transposed once a tile.
-    transform.include @cpu.hoist_accumulators failures(propagate) (%group) : (!transform.any_op) -> ()
-    transform.apply_patterns to %group {
-      transform.apply_patterns.vector.transfer_permutation_patterns
-      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.int21.scalar_reads
-      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %group : !transform.any_op
-    transform.apply_patterns to %group {
-      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
-    } : !transform.any_op
+    // The window of every register tile, one step at a time.
+    %padded_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %padded_tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    }
+
+    // The epilogue and the bias, along the output row.
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+    }
+
+    transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
   }
 }
+

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
 #include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -63,6 +64,12 @@ namespace int21::schedule {
 bool hasStaticTensorLoops(linalg::LinalgOp op) {
   return op.hasPureTensorSemantics() &&
          llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+}
+
+bool hasStaticLoopsBeyondBatch(linalg::LinalgOp op) {
+  return op.hasPureTensorSemantics() &&
+         llvm::none_of(ArrayRef<int64_t>(op.getStaticLoopRanges()).drop_front(),
+                       ShapedType::isDynamic);
 }
 
 int64_t hintedExtent(int64_t extent) {
@@ -453,6 +460,7 @@ void int21::schedule::registerScheduleDialects(DialectRegistry &registry) {
                   affine::AffineDialect, mlir::gpu::GPUDialect,
                   bufferization::BufferizationDialect>();
   linalg::registerTransformDialectExtension(registry);
+  memref::registerTransformDialectExtension(registry);
   scf::registerTransformDialectExtension(registry);
   tensor::registerTransformDialectExtension(registry);
   vector::registerTransformDialectExtension(registry);

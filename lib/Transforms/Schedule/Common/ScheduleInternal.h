@@ -86,6 +86,8 @@ void registerScheduleContract(DialectRegistry &registry);
 
 // Classification (Common/Groups.cpp).
 bool hasStaticTensorLoops(linalg::LinalgOp op);
+/// Whether every loop of `op` but its first (a window op's batch) is static.
+bool hasStaticLoopsBeyondBatch(linalg::LinalgOp op);
 /// The extent the default knobs assume for a dynamic loop: the generic code
 /// of a dynamic model has one schedule for every size (its tiles static,
 /// the remainders peeled), picked for mid-sized rows and sequences.
@@ -172,12 +174,18 @@ Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
 /// dims = c, oh, ow, kh, kw, ih, iw (padded), lanes.
 Knobs channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
+/// @cpu.depthwise_channel_lanes_dynamic on the same dims, dynamic extents
+/// given as kDynamicExtentHint.
+Knobs dynamicChannelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.matmul_panels on dims {m, n, k}.
 Knobs panelMatmulKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.matmul_panels_transposed on dims {f, p, k}.
 Knobs transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
+/// @cpu.depthwise_conv2d_nchw_dynamic over c channels (maps of dynamic
+/// extents).
+Knobs dynamicDepthwiseKnobs(int64_t c);
 /// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an
 /// oh x ow output of an ih x iw (padded) input.
 Knobs groupedConvKnobs(int64_t g, int64_t f, int64_t oh, int64_t ow,

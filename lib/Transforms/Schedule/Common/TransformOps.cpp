@@ -260,6 +260,72 @@ TileDynamicByOneOp::applyToOne(transform::TransformRewriter &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
+LogicalResult PadDynamicTileOp::verify() {
+  if (getDims().size() != getMultiples().size())
+    return emitOpError() << "has " << getDims().size() << " dims and "
+                         << getMultiples().size() << " multiples";
+  return success();
+}
+
+void PadDynamicTileOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::consumesHandle(getTargetMutable(), effects);
+  transform::onlyReadsHandle(getMultiplesMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+PadDynamicTileOp::apply(transform::TransformRewriter &rewriter,
+                        transform::TransformResults &results,
+                        transform::TransformState &state) {
+  SmallVector<int64_t> multiples;
+  for (Value param : getMultiples()) {
+    ArrayRef<Attribute> values = state.getParams(param);
+    auto value = values.size() == 1 ? dyn_cast<IntegerAttr>(values[0])
+                                    : IntegerAttr();
+    if (!value || value.getInt() < 1)
+      return emitSilenceableError()
+             << "expects one positive integer for each multiple";
+    multiples.push_back(value.getInt());
+  }
+  for (Operation *target :
+       llvm::to_vector(state.getPayloadOps(getTarget()))) {
+    auto op = dyn_cast<linalg::LinalgOp>(target);
+    if (!op || !op.hasPureTensorSemantics() || !inDynamicGroup(target))
+      continue;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(getDims(), [&](int64_t dim) {
+          return dim < 0 || dim >= static_cast<int64_t>(ranges.size());
+        }))
+      return emitSilenceableError()
+             << "names a dimension that is not a loop of the op at "
+             << op->getLoc();
+    if (llvm::none_of(getDims(), [&](int64_t dim) {
+          return ShapedType::isDynamic(ranges[dim]);
+        }))
+      continue;
+    linalg::LinalgPaddingOptions options;
+    options.setPaddingDimensions(getDims());
+    options.setPadToMultipleOf(multiples);
+    SmallVector<Attribute> zeros;
+    for (Value operand : op->getOperands())
+      zeros.push_back(
+          rewriter.getZeroAttr(getElementTypeOrSelf(operand.getType())));
+    options.setPaddingValues(zeros);
+    options.copyBackOp = linalg::LinalgPaddingOptions::CopyBackOp::None;
+    linalg::LinalgOp padded;
+    SmallVector<Value> replacements;
+    SmallVector<tensor::PadOp> pads;
+    rewriter.setInsertionPoint(op);
+    // (No static bound: the op stays as it is, scalar loops.)
+    if (failed(linalg::rewriteAsPaddedOp(rewriter, op, options, padded,
+                                         replacements, pads)))
+      continue;
+    rewriter.replaceOp(op, replacements);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure
 HoistSubsetsOp::applyToOne(transform::TransformRewriter &rewriter,
                            Operation *target,
