@@ -221,6 +221,30 @@ def separable(out, rng):
     save(out, "dynamic_separable", graph, sets)
 
 
+def batch_depthwise(out, rng):
+    """A batch of any size, maps of static extents: a depthwise 3x3 conv of
+    16 channels and a 2x2 max pool."""
+    w = (rng.standard_normal((16, 1, 3, 3)) / 3).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1],
+                          group=16),
+         helper.make_node("MaxPool", ["c"], ["y"], kernel_shape=[2, 2],
+                          strides=[2, 2])],
+        "dynamic_batch_depthwise",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 16, 12, 12])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 16, 6, 6])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    sets = []
+    for n in (1, 3):
+        x = rng.standard_normal((n, 16, 12, 12)).astype(np.float32)
+        c = depthwise(x.astype(np.float64), w, b, 1, 1)
+        sets.append(([("x", x)], [("y", maxpool(c, 2, 2, False).astype(np.float32))]))
+    save(out, "dynamic_batch_depthwise", graph, sets)
+
+
 def rows(out, rng):
     """Rows of a sequence of any length, batched: a layer norm over the
     features, a linear layer, a softmax over the features, a batch norm of
@@ -476,6 +500,7 @@ def main(out):
     attention(out, rng)
     upsample(out, rng)
     separable(out, rng)
+    batch_depthwise(out, rng)
 
 
 if __name__ == "__main__":

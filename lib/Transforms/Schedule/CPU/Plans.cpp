@@ -96,13 +96,13 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   // knobs for kDynamicExtentHint there.
   // A window op of a dynamic batch alone (static maps: every image's work
   // static) gets the static template, whose thread tiles take one image.
-  // Depthwise convolutions and pools over maps of dynamic extents get the
-  // template that pads their partial register tiles to whole ones.
-  bool imagesStatic = hasStaticLoopsBeyondBatch(anchor);
+  // Depthwise convolutions and pools of dynamic extents (a dynamic batch
+  // too: the static template's vector lowering did not settle on one) get
+  // the template that pads their partial register tiles to whole ones.
+  bool staticLoops = hasStaticTensorLoops(anchor);
   if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
       !anchor.hasPureTensorSemantics() ||
-      (conv && !hasStaticTensorLoops(anchor)) ||
-      (grouped && !imagesStatic))
+      ((conv || grouped) && !staticLoops))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -128,7 +128,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
     int64_t ih = inType.getDimSize(inType.getRank() - 2),
             iw = inType.getDimSize(inType.getRank() - 1);
-    if (depthwise && !imagesStatic) {
+    if (depthwise && !staticLoops) {
       plan.sequence = "cpu.depthwise_conv2d_nchw_dynamic";
       plan.dims = {loops[1], loops[2], loops[3], hintedExtent(ih),
                    hintedExtent(iw)};
@@ -153,7 +153,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
         cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
     // Output rows of dynamic extents: the template that tiles their
     // remainders by one column.
-    bool dynamic = !imagesStatic;
+    bool dynamic = !staticLoops;
     plan.sequence = dynamic ? "cpu.conv2d_filter_lanes_dynamic"
                             : "cpu.conv2d_filter_lanes";
     plan.dims = {loops[1] * loops[2],
@@ -354,11 +354,10 @@ std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
     if (op != anchor && op != pack && !isElementwiseOver(op, out))
       return std::nullopt;
   // [n, cb, ci, oh, ow, kh, kw]; the dims add the padded input's ih, iw
-  // and the lanes. Output rows of dynamic extents (the generic code of a
-  // dynamic model; a dynamic batch alone is tiled by one image either way):
-  // the template that tiles their remainders by one pixel, its knobs for
-  // rows of kDynamicExtentHint.
-  bool dynamic = ShapedType::isDynamic(exact[3]) || ShapedType::isDynamic(exact[4]);
+  // and the lanes. Dynamic extents (the generic code of a dynamic model):
+  // the template that tiles the remainders of rows by one pixel, its knobs
+  // for rows of kDynamicExtentHint.
+  bool dynamic = llvm::any_of(exact, ShapedType::isDynamic);
   SmallVector<int64_t> loops = hintedLoopRanges(anchor);
   auto inType = cast<RankedTensorType>(anchor.getDpsInputOperand(0)->get().getType());
   Plan plan;

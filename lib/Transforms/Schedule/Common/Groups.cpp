@@ -66,12 +66,6 @@ bool hasStaticTensorLoops(linalg::LinalgOp op) {
          llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
 }
 
-bool hasStaticLoopsBeyondBatch(linalg::LinalgOp op) {
-  return op.hasPureTensorSemantics() &&
-         llvm::none_of(ArrayRef<int64_t>(op.getStaticLoopRanges()).drop_front(),
-                       ShapedType::isDynamic);
-}
-
 int64_t hintedExtent(int64_t extent) {
   return ShapedType::isDynamic(extent) ? kDynamicExtentHint : extent;
 }

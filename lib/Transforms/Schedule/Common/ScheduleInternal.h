@@ -86,8 +86,6 @@ void registerScheduleContract(DialectRegistry &registry);
 
 // Classification (Common/Groups.cpp).
 bool hasStaticTensorLoops(linalg::LinalgOp op);
-/// Whether every loop of `op` but its first (a window op's batch) is static.
-bool hasStaticLoopsBeyondBatch(linalg::LinalgOp op);
 /// The extent the default knobs assume for a dynamic loop: the generic code
 /// of a dynamic model has one schedule for every size (its tiles static,
 /// the remainders peeled), picked for mid-sized rows and sequences.
