@@ -101,12 +101,15 @@ linalg::LinalgOp getRoot(FusionGroupOp group) {
     return {};
   Value result = yield.getValues()[0];
   // A result reshaped last (a pointwise convolution's matmul back to NCHW,
-  // a grouped convolution's groups merged) is a view of the op that
-  // computes it.
-  Operation *reshape = result.getDefiningOp();
-  if (isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-          reshape) &&
-      reshape->getParentOp() == group)
+  // a grouped convolution's groups merged; on dynamic extents a product's
+  // [M, N/16, 16] collapsed to rows and expanded to [N, H, W, C], which
+  // stay in the group as their extents are computed there) is a view of
+  // the op that computes it.
+  for (Operation *reshape = result.getDefiningOp();
+       isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+           reshape) &&
+       reshape->getParentOp() == group;
+       reshape = result.getDefiningOp())
     result = reshape->getOperand(0);
   auto root = result.getDefiningOp<linalg::LinalgOp>();
   if (!root || root->getParentOp() != group || root->getNumResults() != 1)
