@@ -245,6 +245,29 @@ def batch_depthwise(out, rng):
     save(out, "dynamic_batch_depthwise", graph, sets)
 
 
+def channels_last_linear(out, rng):
+    """A linear layer over the last axis of [N, H, W, C] with every other
+    extent dynamic (ConvNeXt's pointwise layers), then ReLU."""
+    w = (rng.standard_normal((32, 48)) / 6).astype(np.float32)
+    b = rng.standard_normal(48).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["m"]),
+         helper.make_node("Add", ["m", "b"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])],
+        "dynamic_channels_last_linear",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", "height", "width", 32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", "height", "width", 48])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    sets = []
+    for n, h, wd in ((1, 5, 7), (2, 3, 1)):
+        x = rng.standard_normal((n, h, wd, 32)).astype(np.float32)
+        y = np.maximum(x.astype(np.float64) @ w + b, 0).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_channels_last_linear", graph, sets)
+
+
 def rows(out, rng):
     """Rows of a sequence of any length, batched: a layer norm over the
     features, a linear layer, a softmax over the features, a batch norm of
@@ -501,6 +524,7 @@ def main(out):
     upsample(out, rng)
     separable(out, rng)
     batch_depthwise(out, rng)
+    channels_last_linear(out, rng)
 
 
 if __name__ == "__main__":
