@@ -93,12 +93,10 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   // Dynamic extents (the generic code of a dynamic model): the filter-lanes
   // convolution and the matmuls (attention's batched products), whose
   // register tiles are static and whose remainders are peeled, with their
-  // knobs for kDynamicExtentHint there.
-  // A window op of a dynamic batch alone (static maps: every image's work
-  // static) gets the static template, whose thread tiles take one image.
-  // Depthwise convolutions and pools of dynamic extents (a dynamic batch
-  // too: the static template's vector lowering did not settle on one) get
-  // the template that pads their partial register tiles to whole ones.
+  // knobs for kDynamicExtentHint there; depthwise convolutions and pools
+  // (a dynamic batch alone too: the static template's vector lowering did
+  // not settle on one) the template that pads their partial register tiles
+  // to whole ones.
   bool staticLoops = hasStaticTensorLoops(anchor);
   if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
       !anchor.hasPureTensorSemantics() ||
