@@ -23,6 +23,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
@@ -231,6 +232,11 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   if (!lowered)
     int21::buildInt21ToLinalgPipeline(pm,
                                       /*forGPU=*/options.gpuSchedules.has_value());
+  // The CPU schedules' register tiles for the target's registers (a module
+  // that names its own keeps them).
+  if (options.target.isCPU() && !options.gpuSchedules &&
+      !module->hasAttr(schedule::VectorModel::kAttrName))
+    vectorModelFor(options.target).annotate(module);
   int21::Int21CPUScheduleOptions scheduleOptions;
   scheduleOptions.knobs = options.knobs;
   scheduleOptions.strict = options.strictSchedules;
@@ -320,6 +326,30 @@ static ::int21::CodegenTarget codegenTarget(const ::int21::Target &target,
   }
   result.optLevel = optLevel;
   return result;
+}
+
+auto ::int21::vectorModelFor(const ::int21::Target &target)
+    -> schedule::VectorModel {
+  schedule::VectorModel model;
+  if (!target.isCPU())
+    return model;
+  llvm::Triple triple(target.triple());
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      ::int21::createTargetMachine(codegenTarget(target, /*optLevel=*/0), error);
+  if (!machine)
+    return model;
+  const llvm::MCSubtargetInfo *info = machine->getMCSubtargetInfo();
+  if (triple.isX86()) {
+    if (info->checkFeatures("+avx512f"))
+      return {512, 32};
+    if (info->checkFeatures("+avx"))
+      return {256, 16};
+    return {128, 16};
+  }
+  if (triple.isAArch64())
+    return {128, 32};
+  return model;
 }
 
 static std::unique_ptr<llvm::TargetMachine>

@@ -44,3 +44,31 @@ func.func @breaks_a_rule(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> ten
   } : tensor<64x256xf32>
   return %0 : tensor<64x256xf32>
 }
+
+// -----
+
+// The register limits are the module's vector registers' (AVX2: 16 of 8
+// floats): a tile of 8 x 32 accumulators, a point on AVX-512, is none here.
+module attributes {int21.vector_registers = array<i64: 256, 16>} {
+func.func @too_many_accumulators(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>) -> tensor<64x256xf32> {
+  // expected-error @+1 {{schedule @cpu.matmul: template @cpu.matmul: the register tile (reg_m x reg_n) needs more accumulators than there are vector registers}}
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {reg_m = 8 : i64, reg_n = 32 : i64}>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+    int21.yield %m : tensor<64x256xf32>
+  } : tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
+}
+
+// -----
+
+// A malformed model is an error naming the attribute, not a silent default.
+// expected-error @+1 {{'int21.vector_registers' must be array<i64: BITS, COUNT> with BITS 128, 256 or 512 and COUNT 8 to 64, got array<i64: 384, 16>}}
+module attributes {int21.vector_registers = array<i64: 384, 16>} {
+func.func @bad_model(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  return %a : tensor<8x8xf32>
+}
+}

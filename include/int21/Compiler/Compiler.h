@@ -15,6 +15,7 @@
 
 #include "int21/Compiler/Target.h"
 #include "int21/Runtime/EngineFile.h"
+#include "int21/Transforms/Schedule.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -82,6 +83,12 @@ mlir::FailureOr<uint64_t> appendWeight(mlir::Operation *at,
 
 /// The inputs and outputs of `module`'s @main as an engine records them.
 mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
+
+/// The vector registers of a CPU target, which the default CPU schedules
+/// size their register tiles by (see schedule::VectorModel): on x86, 32 of
+/// 512 bits with AVX-512, 16 of 256 with AVX, 16 of 128 without; on
+/// AArch64, 32 of 128. The reference model for any other target.
+schedule::VectorModel vectorModelFor(const Target &target);
 
 /// Lowers an imported int21 `module`, in place, to the LLVM dialect. A module
 /// already lowered to linalg (int21-to-linalg's output: linalg on tensors,

@@ -104,6 +104,44 @@ struct KnobDomain {
   bool alternative = false;
 };
 
+/// The vector registers of the CPU a module is compiled for, which the CPU
+/// rules size register tiles by: their width in bits and how many there
+/// are. The rules were measured on AVX-512 (32 registers of 512 bits), the
+/// reference model, assumed where a module does not say; a module compiled
+/// for another CPU (AVX2: 16 of 256 bits) carries its model as the module
+/// attribute `int21.vector_registers = array<i64: BITS, COUNT>`, so that the
+/// default schedules, their checks and the search's spaces are the same in
+/// int21-compile, int21-opt and the search.
+struct VectorModel {
+  int64_t bits = 512;
+  int64_t registers = 32;
+
+  static constexpr llvm::StringLiteral kAttrName = "int21.vector_registers";
+
+  bool isReference() const { return bits == 512 && registers == 32; }
+  /// Floats (f32) the vector registers hold together.
+  int64_t floats() const { return bits / 32 * registers; }
+  /// `count` vectors of 16 floats on the reference model (a register
+  /// tile's accumulators), scaled to this register file (AVX2: a quarter);
+  /// at least 1.
+  int64_t scaled(int64_t count) const;
+  bool operator==(const VectorModel &other) const {
+    return bits == other.bits && registers == other.registers;
+  }
+
+  /// The model of the module `op` is in (the nearest module that names
+  /// one), the reference model where none does or where the attribute is
+  /// malformed (see verify).
+  static VectorModel of(Operation *op);
+  /// Fails with an error naming the attribute when a module in `op` (or
+  /// `op` itself) holds a malformed `int21.vector_registers`: not two
+  /// integers, bits not one of 128, 256, 512, or a count not 8 to 64.
+  static LogicalResult verify(Operation *op);
+  /// Writes this model on `module` (removes the attribute for the
+  /// reference model, so that AVX-512 modules are as they always were).
+  void annotate(ModuleOp module) const;
+};
+
 /// One template that may schedule a group.
 struct ScheduleChoice {
   /// The template's named sequence, e.g. "cpu.matmul".
@@ -117,6 +155,9 @@ struct ScheduleChoice {
   /// The dimensions the template's knobs tile (m, n, k for a matmul; the
   /// iteration space for an elementwise group).
   llvm::SmallVector<int64_t> dims;
+  /// The vector registers the defaults and the register limits are for
+  /// (the group's module's model).
+  VectorModel vectors;
 };
 
 /// Registers what the templates need (the transform dialect and its

@@ -4,6 +4,7 @@
 
 #include "int21/AgentSearch/Library.h"
 #include "int21/AgentSearch/Worker.h"
+#include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/Diagnostics.h"
 #include "int21/Compiler/GPUEngine.h"
 #include "int21/Dialect/Int21/Int21Dialect.h"
@@ -189,6 +190,10 @@ FailureOr<ScheduleSummary> CompileSession::schedule(ModuleOp module,
                                                     InputFormat format) {
   stepErrors = errorCount;
   ScheduleSummary summary;
+  // The default schedules, the knowledge base's and the search's spaces
+  // all for the target's vector registers.
+  if (target().isCPU() && !module->hasAttr(schedule::VectorModel::kAttrName))
+    vectorModelFor(target()).annotate(module);
   if (library) {
     llvm::Expected<unsigned> scheduled = [&]() -> llvm::Expected<unsigned> {
       if (llvm::Error error = search::lowerForScheduling(module))

@@ -79,7 +79,8 @@ void tagAroundAnchor(Plan &plan, linalg::LinalgOp root,
 
 /// The anchor-based plans: matmul or conv with elementwise ops around it.
 std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
-                                 ArrayRef<linalg::LinalgOp> ops) {
+                                 ArrayRef<linalg::LinalgOp> ops,
+                                 const VectorModel &vectors) {
   linalg::LinalgOp anchor = soleAnchor(ops);
   if (!anchor)
     return std::nullopt;
@@ -139,7 +140,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.sequence = "cpu.grouped_conv2d_nchw";
       plan.dims = {loops[1], loops[2], loops[3], loops[4], loops[5], ih, iw};
       plan.knobs = groupedConvKnobs(loops[1], loops[2], loops[3], loops[4],
-                                    loops[5], ih, iw);
+                                    loops[5], ih, iw, vectors);
     }
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
@@ -166,8 +167,8 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
     // convolution of 8k filters.)
     if (dynamic)
       plan.dims.push_back(loops[2]);
-    plan.knobs = dynamic ? dynamicFilterLanesConvKnobs(plan.dims)
-                         : filterLanesConvKnobs(plan.dims);
+    plan.knobs = dynamic ? dynamicFilterLanesConvKnobs(plan.dims, vectors)
+                         : filterLanesConvKnobs(plan.dims, vectors);
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }
@@ -191,14 +192,14 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                  inType.getDimSize(3),
                  strides[0],
                  strides[1]};
-    plan.knobs = conv2dKnobs(plan.dims);
+    plan.knobs = conv2dKnobs(plan.dims, vectors);
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }
   bool batched = isa<linalg::BatchMatmulOp>(anchor);
   plan.sequence = batched ? "cpu.batch_matmul" : "cpu.matmul";
   size_t b = batched ? 1 : 0;
-  plan.knobs = matmulKnobs(loops[b], loops[b + 1], loops[b + 2]);
+  plan.knobs = matmulKnobs(loops[b], loops[b + 1], loops[b + 2], vectors);
   plan.dims = {loops[b], loops[b + 1], loops[b + 2]};
   for (linalg::LinalgOp op : ops) {
     if (op != root)
@@ -215,7 +216,8 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
 /// epilogue after the transpose). Lowered that way where the vectors run
 /// along n (see LowerToLinalg/NN.cpp, pointwise convolutions).
 std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
-                                         ArrayRef<linalg::LinalgOp> ops) {
+                                         ArrayRef<linalg::LinalgOp> ops,
+                                         const VectorModel &vectors) {
   linalg::LinalgOp anchor = soleAnchor(ops);
   auto matmul = dyn_cast_or_null<linalg::MatmulOp>(
       anchor ? anchor.getOperation() : nullptr);
@@ -259,7 +261,7 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
   Plan plan;
   plan.sequence = "cpu.matmul_transposed";
   plan.dims = {loops[1], loops[0], loops[2]};
-  plan.knobs = transposedMatmulKnobs(loops[1], loops[0], loops[2]);
+  plan.knobs = transposedMatmulKnobs(loops[1], loops[0], loops[2], vectors);
   tagAroundAnchor(plan, root, matmul, ops,
                   [&](Operation *op) { return prepareB.contains(op); });
   return plan;
@@ -274,7 +276,8 @@ std::optional<Plan> planTransposedMatmul(linalg::LinalgOp root,
 /// (k, m), [P, F/16, 16] then transposed to the group's [F/16, 16, P]
 /// (@cpu.matmul_panels_transposed), the other ops over either shape.
 std::optional<Plan> planPanels(linalg::LinalgOp root,
-                               ArrayRef<linalg::LinalgOp> ops) {
+                               ArrayRef<linalg::LinalgOp> ops,
+                               const VectorModel &vectors) {
   linalg::LinalgOp anchor = soleAnchor(ops);
   if (!anchor || !anchor.hasPureTensorSemantics())
     return std::nullopt;
@@ -315,11 +318,11 @@ std::optional<Plan> planPanels(linalg::LinalgOp root,
   if (transposedA) {
     plan.sequence = "cpu.matmul_panels_transposed";
     plan.dims = {loops[1] * loops[2], loops[0], loops[3]};
-    plan.knobs = transposedPanelsKnobs(plan.dims);
+    plan.knobs = transposedPanelsKnobs(plan.dims, vectors);
   } else {
     plan.sequence = "cpu.matmul_panels";
     plan.dims = {loops[0], loops[1] * loops[2], loops[3]};
-    plan.knobs = panelMatmulKnobs(plan.dims);
+    plan.knobs = panelMatmulKnobs(plan.dims, vectors);
   }
   tagAroundAnchor(plan, root, anchor, ops,
                   [&](Operation *op) { return op == panels; });
@@ -333,7 +336,8 @@ std::optional<Plan> planPanels(linalg::LinalgOp root,
 /// from, the epilogue).
 std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
                                               linalg::LinalgOp root,
-                                              ArrayRef<linalg::LinalgOp> ops) {
+                                              ArrayRef<linalg::LinalgOp> ops,
+                                              const VectorModel &vectors) {
   linalg::LinalgOp anchor = soleAnchor(ops);
   if (!anchor || !isChannelLanesDepthwise2d(anchor) ||
       !anchor.hasPureTensorSemantics())
@@ -370,7 +374,7 @@ std::optional<Plan> planChannelLanesDepthwise(FusionGroupOp group,
                hintedExtent(inType.getDimSize(3)),
                loops[2]};
   plan.knobs = dynamic ? dynamicChannelLanesDepthwiseKnobs(plan.dims)
-                       : channelLanesDepthwiseKnobs(plan.dims);
+                       : channelLanesDepthwiseKnobs(plan.dims, vectors);
   plan.tags.push_back({root, kRootTag});
   plan.tags.push_back({anchor, kAnchorTag});
   // The input's transpose (the pack) is fused into the thread tiles by a
@@ -514,14 +518,17 @@ SmallVector<Plan> schedule::cpu::planDefaults(FusionGroupOp group) {
            llvm::any_of(op->getResultTypes(), isBool);
   });
   if (!touchesBool) {
-    if (std::optional<Plan> plan = planTransposedMatmul(root, ops))
+    // The register tiles for the CPU the module is compiled for.
+    VectorModel vectors = VectorModel::of(group);
+    if (std::optional<Plan> plan = planTransposedMatmul(root, ops, vectors))
       plans.push_back(std::move(*plan));
     else if (std::optional<Plan> plan =
-                 planChannelLanesDepthwise(group, root, ops))
+                 planChannelLanesDepthwise(group, root, ops, vectors))
       plans.push_back(std::move(*plan));
-    else if (std::optional<Plan> plan = planPanels(root, ops))
+    else if (std::optional<Plan> plan = planPanels(root, ops, vectors))
       plans.push_back(std::move(*plan));
-    else if (std::optional<Plan> plan = planAnchored(group, root, ops))
+    else if (std::optional<Plan> plan =
+                 planAnchored(group, root, ops, vectors))
       plans.push_back(std::move(*plan));
     if (std::optional<Plan> plan = planElementwise(root, ops))
       plans.push_back(std::move(*plan));

@@ -94,7 +94,8 @@ static int64_t pickColumns(int64_t ow) {
   return ow;
 }
 
-Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
+Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k,
+                                 const VectorModel &vectors) {
   Knobs knobs;
   // 8 or 12 rows x 32 lanes: 16 or 24 AVX-512 (32 or 48 AVX2)
   // accumulators, one B row load and 8 or 12 broadcasts per k; 16 x 16
@@ -111,6 +112,14 @@ Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
       m, regN == 16                                      ? 16
          : n < 1024 && (m % 12 == 0 || m % 12 >= 8) ? 12
                                                     : 8);
+  // Fewer registers (AVX2's 16 of 8 floats hold 6 of the vectors of 16
+  // above): rows of 16 lanes, 6 of them, 12 accumulators, two B loads and
+  // a broadcast.
+  int64_t accumulators = vectors.scaled(24);
+  if (accumulators < 24) {
+    regN = std::min<int64_t>(regN, 16);
+    regM = std::min<int64_t>(m, std::max<int64_t>(1, accumulators * 16 / regN));
+  }
   // Where the register tiles leave a remainder, one thread tile of the whole
   // width when it is short (a 7x7 or 14x14 feature map), so that the
   // remainder is peeled once, statically, not in every thread tile; on a
@@ -170,7 +179,8 @@ Knobs schedule::cpu::matmulKnobs(int64_t m, int64_t n, int64_t k) {
   return knobs;
 }
 
-Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
+Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t,
+                                           const VectorModel &vectors) {
   Knobs knobs;
   // reg_p rows of reg_f filters, up to 24 accumulators: 12 x 32 lanes (two
   // loads of B and 12 broadcasts of A a step); the filters' tile a divisor
@@ -179,8 +189,11 @@ Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
   // from L2 again. Chains of 8 to 16 layers, 1 thread: 2048 <-> 512 at 7x7
   // 6.47 ms with 7 pixels (no tile left over), 5.80 with 12 (one left
   // over); 1024 <-> 256 at 14x14 11.25 with 7, 9.90 with 12.
-  int64_t regF = f % 32 == 0 ? 32 : 16;
-  int64_t maxP = std::min<int64_t>(12, 24 * 16 / regF);
+  // (With fewer registers, a quarter of the accumulators on AVX2: 16
+  // filters, up to 6 pixels.)
+  int64_t accumulators = vectors.scaled(24);
+  int64_t regF = f % 32 == 0 && accumulators >= 12 ? 32 : 16;
+  int64_t maxP = std::min<int64_t>(12, accumulators * 16 / regF);
   int64_t regP = std::min<int64_t>(p, maxP);
   // The whole of the pixels a thread tile (the A panel, K x P, is read by
   // every register tile of the thread), and enough filter tiles for the
@@ -196,7 +209,8 @@ Knobs schedule::cpu::transposedMatmulKnobs(int64_t f, int64_t p, int64_t) {
   return knobs;
 }
 
-Knobs schedule::cpu::transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims,
+                                           const VectorModel &vectors) {
   Knobs knobs;
   if (dims.size() != 3 || dims[0] % 16 != 0)
     return knobs;
@@ -205,7 +219,7 @@ Knobs schedule::cpu::transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims) {
   // As @cpu.matmul_transposed: reg_p pixels x reg_nb panels (7 x 2 on a 7x7
   // map), the whole of the pixels a thread tile, enough panel tiles for the
   // threads.
-  Knobs plain = transposedMatmulKnobs(f, p, dims[2]);
+  Knobs plain = transposedMatmulKnobs(f, p, dims[2], vectors);
   int64_t regNb = plain["reg_f"] / 16;
   int64_t parP = plain["par_p"];
   int64_t tilesP = (p + parP - 1) / parP;
@@ -218,7 +232,8 @@ Knobs schedule::cpu::transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims) {
   return knobs;
 }
 
-Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims,
+                                          const VectorModel &vectors) {
   Knobs knobs;
   if (dims.size() != 8 || dims[0] % 16 != 0)
     return knobs;
@@ -228,11 +243,15 @@ Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   // accumulators: a step (of c x kh x kw) loads reg_fb weight vectors and
   // broadcasts reg_w input elements. Columns that divide the row (7 for rows
   // of 7, 14 and 28, 8 for 56 and 112), so that no register tile is left
-  // over.
-  int64_t regFb = blocks % 2 == 0 ? 2 : 1;
-  int64_t maxW = std::min<int64_t>(12, 24 / regFb);
+  // over. With fewer registers, fewer accumulators: on AVX2 (16 registers
+  // of 8 floats) one block of 16 filters by up to 6 columns, 12 registers
+  // (resnet18 at 160x160, 1 thread, 2-core EPYC: 62 -> 39 ms against 2
+  // blocks by 10 columns, whose 40 accumulators spilled).
+  int64_t accumulators = vectors.scaled(24);
+  int64_t regFb = blocks % 2 == 0 && accumulators >= 12 ? 2 : 1;
+  int64_t maxW = std::min<int64_t>(12, accumulators / regFb);
   int64_t regW = std::min<int64_t>(ow, maxW);
-  for (int64_t w = maxW; w >= 4; --w)
+  for (int64_t w = maxW; w >= std::min<int64_t>(4, maxW / 2); --w)
     if (ow % w == 0) {
       regW = w;
       break;
@@ -265,7 +284,8 @@ Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   return knobs;
 }
 
-Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims,
+                                                const VectorModel &vectors) {
   Knobs knobs;
   if (dims.size() != 8 || dims[7] < 1 || dims[0] % dims[7] != 0)
     return knobs;
@@ -274,9 +294,11 @@ Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims) {
   // reg_w output pixels of one channel block: reg_w accumulators, a weight
   // vector and the input vectors (read by the FMAs themselves). Columns
   // that divide the row (7 for rows of 7, 14 for 14 to 112), so that no
-  // register tile is left over.
-  int64_t regW = std::min<int64_t>(ow, 8);
-  for (int64_t w = 14; w >= 4; --w)
+  // register tile is left over. (Up to 6 pixels on AVX2: 12 of its 16
+  // registers.)
+  int64_t maxW = std::min<int64_t>(14, vectors.scaled(24));
+  int64_t regW = std::min<int64_t>(ow, std::min<int64_t>(8, maxW));
+  for (int64_t w = maxW; w >= std::min<int64_t>(4, maxW); --w)
     if (ow % w == 0) {
       regW = w;
       break;
@@ -300,7 +322,8 @@ Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims) {
   return knobs;
 }
 
-Knobs schedule::cpu::panelMatmulKnobs(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::panelMatmulKnobs(llvm::ArrayRef<int64_t> dims,
+                                      const VectorModel &vectors) {
   Knobs knobs;
   if (dims.size() != 3 || dims[1] % 16 != 0)
     return knobs;
@@ -308,11 +331,14 @@ Knobs schedule::cpu::panelMatmulKnobs(llvm::ArrayRef<int64_t> dims) {
   int64_t blocks = n / 16;
   // Register tiles of reg_m rows x reg_nb panels of 16 columns, up to 24
   // accumulators beside the panels' vectors and a broadcast row element;
-  // rows that divide m where some do, else a peeled remainder.
-  int64_t regNb = blocks % 2 == 0 ? 2 : 1;
-  int64_t maxM = regNb == 2 ? 12 : 14;
-  int64_t regM = std::min<int64_t>(m, 8);
-  for (int64_t r = maxM; r >= 4; --r)
+  // rows that divide m where some do, else a peeled remainder. Fewer
+  // registers, fewer accumulators (AVX2: one panel by up to 6 rows).
+  int64_t accumulators = vectors.scaled(24);
+  int64_t regNb = blocks % 2 == 0 && accumulators >= 12 ? 2 : 1;
+  int64_t maxM = accumulators >= 24 ? (regNb == 2 ? 12 : 14)
+                                    : accumulators / regNb;
+  int64_t regM = std::min<int64_t>(m, std::min<int64_t>(8, maxM));
+  for (int64_t r = maxM; r >= std::min<int64_t>(4, maxM); --r)
     if (m % r == 0) {
       regM = r;
       break;
@@ -336,9 +362,10 @@ Knobs schedule::cpu::panelMatmulKnobs(llvm::ArrayRef<int64_t> dims) {
 
 /// The knobs of @cpu.conv2d_nchw's im2col contraction: f filters over
 /// oh*ow output pixels and c*kh*kw taps, then the group's elementwise ops.
-static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
+static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps,
+                         const VectorModel &vectors) {
   int64_t pixels = oh * ow;
-  Knobs knobs = matmulKnobs(f, pixels, taps);
+  Knobs knobs = matmulKnobs(f, pixels, taps, vectors);
   // The conv template has no B panels (its B is the im2col slice), and
   // keeps its epilogue apart (reshapes lie between them).
   knobs.erase("cache_n");
@@ -383,8 +410,14 @@ static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
   // 32 or 16 lanes; the rest of the pixel tile (4 of 196, 1 of 49) is peeled
   // into a static narrower tile, vectorized too.
   int64_t regN = parN % 32 == 0 ? 32 : parN >= 16 ? 16 : parN;
-  // 16 accumulator registers either way (8 x 32 or 16 x 16 lanes).
+  // 16 accumulator registers either way (8 x 32 or 16 x 16 lanes); with
+  // fewer registers, 16 lanes by as many rows as @cpu.matmul's (6 on AVX2).
   int64_t regM = std::min<int64_t>(f, regN == 16 && f % 16 == 0 ? 16 : 8);
+  if (vectors.scaled(24) < 24) {
+    regN = std::min<int64_t>(regN, 16);
+    regM = std::min<int64_t>(
+        f, std::max<int64_t>(1, vectors.scaled(24) * 16 / regN));
+  }
   knobs["reg_n"] = regN;
   knobs["reg_m"] = regM;
   // A pixel tile covering the whole image is the only one: every filter tile
@@ -406,13 +439,14 @@ static Knobs im2colKnobs(int64_t f, int64_t oh, int64_t ow, int64_t taps) {
   return knobs;
 }
 
-Knobs schedule::cpu::conv2dKnobs(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::conv2dKnobs(llvm::ArrayRef<int64_t> dims,
+                                 const VectorModel &vectors) {
   if (dims.size() != 9)
     return {};
   auto [f, oh, ow, taps, c] =
       std::make_tuple(dims[0], dims[1], dims[2], dims[3], dims[4]);
-  Knobs knobs = im2colKnobs(f, oh, ow, taps);
-  Knobs window = groupedConvKnobs(1, f, oh, ow, c, dims[5], dims[6]);
+  Knobs knobs = im2colKnobs(f, oh, ow, taps, vectors);
+  Knobs window = groupedConvKnobs(1, f, oh, ow, c, dims[5], dims[6], vectors);
   window.erase("par_g");
   // (The window form keeps its bias and epilogue in passes of their own.)
   window.erase("epilogue_regs");
@@ -500,7 +534,8 @@ Knobs schedule::cpu::dynamicDepthwiseKnobs(int64_t c) {
   return knobs;
 }
 
-static Knobs dynamicDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs dynamicDepthwiseDefaults(llvm::ArrayRef<int64_t> dims,
+                                      const VectorModel &) {
   if (dims.size() != 5)
     return {};
   return dynamicDepthwiseKnobs(dims[0]);
@@ -508,7 +543,7 @@ static Knobs dynamicDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
 
 Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
                                       int64_t ow, int64_t c, int64_t ih,
-                                      int64_t iw) {
+                                      int64_t iw, const VectorModel &vectors) {
   Knobs knobs;
   // A register tile of reg_f filters x reg_h rows x reg_w columns: reg_h
   // input vectors and reg_f broadcast weights a step (of c x kh x kw steps)
@@ -518,16 +553,36 @@ Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
   // 13x8x28x28 (0.151), 0.067 at 26x8x14x14 (0.075). Rows of 16 lanes,
   // the rest of a longer row peeled: 8 lanes where 16 do not divide the row
   // (56) took 1.5x the time, 32 (with 24 left over) 6x.
+  // With fewer registers (a quarter of those on AVX2: 4 of 16 lanes, 8 of
+  // its registers), fewer filters, so that a tile keeps two rows where the
+  // plane has them (a tile of one row keeps its epilogue apart, see
+  // windowTileCheck).
+  int64_t accumulators = vectors.scaled(16);
   int64_t regF = f % 4 == 0 ? 4 : f % 2 == 0 ? 2 : 1;
   int64_t regW = pickColumns(ow);
-  int64_t vectors = regF * ((regW + 15) / 16);
-  int64_t regH = pickRows(oh, std::max<int64_t>(1, 16 / vectors));
+  int64_t rowVectors = (regW + 15) / 16;
+  while (regF > 1 && regF * rowVectors * std::min<int64_t>(oh, 2) > accumulators)
+    regF /= 2;
+  int64_t perRow = regF * rowVectors;
+  int64_t regH = pickRows(oh, std::max<int64_t>(1, accumulators / perRow));
+  // Rows the tiles of two would leave one of over (9 rows): fewer filters
+  // still for a taller tile (AVX2, 9 rows: 1 filter x 3 rows, not 4 x 1).
+  for (int64_t fewer = regF / 2; accumulators < 16 && regH == 1 && oh > 1 &&
+                                 fewer >= 1;
+       fewer /= 2) {
+    int64_t rows =
+        pickRows(oh, std::max<int64_t>(1, accumulators / (fewer * rowVectors)));
+    if (rows > 1) {
+      regF = fewer;
+      regH = rows;
+    }
+  }
   // Rows of 16 lanes or fewer in tiles of 2 rows (14x14) leave half the
   // accumulators unused with 4 filters: take 8 (256 -> 256 channels at
   // 14x14, one group: 1.46-1.50 -> 1.21-1.32 ms, 0.85 -> 0.73 at 2
   // threads; 26 groups of 8 filters: 0.098 -> 0.095).
   while (regF * 2 <= 16 && f % (regF * 2) == 0 &&
-         regF * 2 * regH * ((regW + 15) / 16) <= 16)
+         regF * 2 * regH * ((regW + 15) / 16) <= accumulators)
     regF *= 2;
   // Thread tiles of whole groups and output planes whose padded input
   // (c channels of ih x iw) stays in the L2 cache, at most 128 KiB (as for
@@ -671,10 +726,11 @@ static std::optional<SmallVector<int64_t>> matmulDomain(llvm::StringRef knob,
   return std::nullopt;
 }
 
-static Knobs matmulDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs matmulDefaults(llvm::ArrayRef<int64_t> dims,
+                            const VectorModel &vectors) {
   if (dims.size() != 3)
     return {};
-  return matmulKnobs(dims[0], dims[1], dims[2]);
+  return matmulKnobs(dims[0], dims[1], dims[2], vectors);
 }
 
 static int64_t knobOr0(const Knobs &knobs, llvm::StringRef name) {
@@ -682,8 +738,16 @@ static int64_t knobOr0(const Knobs &knobs, llvm::StringRef name) {
   return it == knobs.end() ? 0 : it->second;
 }
 
+/// The floats a register tile's accumulators may hold: all the vector
+/// registers but an eighth (28 of AVX-512's 32, 14 of AVX2's 16), the rest
+/// for the operands of a step.
+static int64_t accumulatorFloats(const VectorModel &vectors) {
+  return vectors.floats() - vectors.floats() / 8;
+}
+
 /// The register tile within the thread tile and the vector registers.
-static bool checkRegisterTile(const Knobs &knobs, std::string &why) {
+static bool checkRegisterTile(const Knobs &knobs, const VectorModel &vectors,
+                              std::string &why) {
   if (knobOr0(knobs, "reg_m") > knobOr0(knobs, "par_m")) {
     why = "register tile rows (reg_m) exceed the thread tile (par_m)";
     return false;
@@ -692,8 +756,9 @@ static bool checkRegisterTile(const Knobs &knobs, std::string &why) {
     why = "register tile columns (reg_n) exceed the thread tile (par_n)";
     return false;
   }
-  // 32 vector registers of 16 floats: the accumulators and a row of B.
-  if (knobOr0(knobs, "reg_m") * knobOr0(knobs, "reg_n") > 512) {
+  // The vector registers (32 of 16 floats on AVX-512): the accumulators
+  // and a row of B.
+  if (knobOr0(knobs, "reg_m") * knobOr0(knobs, "reg_n") > vectors.floats()) {
     why = "the register tile (reg_m x reg_n) needs more accumulators than "
           "there are vector registers";
     return false;
@@ -702,8 +767,8 @@ static bool checkRegisterTile(const Knobs &knobs, std::string &why) {
 }
 
 static bool matmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
-                        std::string &why) {
-  if (!checkRegisterTile(knobs, why))
+                        const VectorModel &vectors, std::string &why) {
+  if (!checkRegisterTile(knobs, vectors, why))
     return false;
   // A panel narrower than the register tile, or wider than the thread tile,
   // leaves partial (scalar) register tiles or copies nothing useful.
@@ -719,7 +784,7 @@ static bool matmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
 
 // @cpu.matmul_transposed: dims = f, p, k (the root's [f, p], K).
 static constexpr int64_t kRegFilters[] = {16, 32, 64};
-static constexpr int64_t kRegPixels[] = {1, 2, 3, 4, 6, 7, 8, 12, 16};
+static constexpr int64_t kRegPixels[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16};
 
 static std::optional<SmallVector<int64_t>>
 transposedMatmulDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
@@ -739,13 +804,15 @@ transposedMatmulDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs transposedMatmulDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs transposedMatmulDefaults(llvm::ArrayRef<int64_t> dims,
+                                      const VectorModel &vectors) {
   if (dims.size() != 3)
     return {};
-  return transposedMatmulKnobs(dims[0], dims[1], dims[2]);
+  return transposedMatmulKnobs(dims[0], dims[1], dims[2], vectors);
 }
 
 static bool transposedMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                                  const VectorModel &vectors,
                                   std::string &why) {
   if (knobOr0(knobs, "reg_f") > knobOr0(knobs, "par_f")) {
     why = "register tile filters (reg_f) exceed the thread tile (par_f)";
@@ -755,8 +822,10 @@ static bool transposedMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
     why = "register tile pixels (reg_p) exceed the thread tile (par_p)";
     return false;
   }
-  // 32 vector registers of 16 floats: the accumulators and a row of B.
-  if (knobOr0(knobs, "reg_f") * knobOr0(knobs, "reg_p") > 448) {
+  // The vector registers, all but an eighth (4 of AVX-512's 32): the
+  // accumulators; the rest a row of B.
+  if (knobOr0(knobs, "reg_f") * knobOr0(knobs, "reg_p") >
+      accumulatorFloats(vectors)) {
     why = "the register tile (reg_f x reg_p) needs more accumulators than "
           "there are vector registers";
     return false;
@@ -778,7 +847,7 @@ transposedMatmulExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
 }
 
 // @cpu.conv2d_filter_lanes: dims = f, oh, ow, c, kh, kw, ih, iw.
-static constexpr int64_t kRegColumns[] = {4, 6, 7, 8, 12, 14, 16};
+static constexpr int64_t kRegColumns[] = {2, 3, 4, 5, 6, 7, 8, 12, 14, 16};
 static constexpr int64_t kRegBlocks[] = {1, 2, 4};
 
 static std::optional<SmallVector<int64_t>>
@@ -799,18 +868,20 @@ filterLanesConvDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs filterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
-  return filterLanesConvKnobs(dims);
+static Knobs filterLanesConvDefaults(llvm::ArrayRef<int64_t> dims,
+                                     const VectorModel &vectors) {
+  return filterLanesConvKnobs(dims, vectors);
 }
 
-Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
+Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims,
+                                                 const VectorModel &vectors) {
   if (dims.size() != 9 || dims[8] < 1 || dims[0] % dims[8] != 0)
     return {};
   // The static template's rules for the same blocks (of 16 lanes there).
   int64_t blocks = dims[0] / dims[8];
   SmallVector<int64_t> asSixteen(dims.take_front(8));
   asSixteen[0] = blocks * 16;
-  Knobs knobs = filterLanesConvKnobs(asSixteen);
+  Knobs knobs = filterLanesConvKnobs(asSixteen, vectors);
   if (knobs.empty())
     return knobs;
   // Its epilogue is a pass of its own.
@@ -820,11 +891,15 @@ Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
   // 8 x 2 has 10 loads for 16): the columns past the last full tile, a
   // remainder of at most 3 whatever the row, run one by one, each reading
   // the weight panel again; with tiles of 8, rows of 7 (the last stage of a
-  // 224 x 224 network) were 7 single columns.
-  int64_t regFb = blocks % 4 == 0   ? 4
-                  : blocks % 3 == 0 ? 3
-                  : blocks % 2 == 0 ? 2
-                                    : 1;
+  // 224 x 224 network) were 7 single columns. (Fewer blocks where there
+  // are fewer registers: one on AVX2, 8 of its 16.)
+  int64_t maxFb = std::max<int64_t>(1, vectors.scaled(16) / 4);
+  int64_t regFb = 1;
+  for (int64_t fb : {4, 3, 2})
+    if (fb <= maxFb && blocks % fb == 0) {
+      regFb = fb;
+      break;
+    }
   knobs["reg_w"] = 4;
   knobs["reg_fb"] = regFb;
   knobs["par_fb"] = std::max(knobs["par_fb"], regFb);
@@ -834,18 +909,20 @@ Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims) {
 }
 
 /// @cpu.conv2d_filter_lanes_dynamic (dynamicFilterLanesConvKnobs).
-static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims) {
-  return dynamicFilterLanesConvKnobs(dims);
+static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims,
+                                            const VectorModel &vectors) {
+  return dynamicFilterLanesConvKnobs(dims, vectors);
 }
 
 static bool filterLanesConvCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
-                                 std::string &why) {
+                                 const VectorModel &vectors, std::string &why) {
   if (knobOr0(knobs, "reg_fb") > knobOr0(knobs, "par_fb")) {
     why = "register tile filter blocks (reg_fb) exceed the thread tile "
           "(par_fb)";
     return false;
   }
-  if (knobOr0(knobs, "reg_fb") * knobOr0(knobs, "reg_w") > 28) {
+  if (knobOr0(knobs, "reg_fb") * knobOr0(knobs, "reg_w") * 16 >
+      accumulatorFloats(vectors)) {
     why = "the register tile (reg_fb x reg_w) needs more accumulators than "
           "there are vector registers";
     return false;
@@ -867,7 +944,7 @@ filterLanesConvExtent(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
 }
 
 // @cpu.matmul_panels: dims = m, n, k.
-static constexpr int64_t kPanelRows[] = {1, 2, 4, 6, 7, 8, 10, 12, 14};
+static constexpr int64_t kPanelRows[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14};
 static constexpr int64_t kPanels[] = {1, 2, 3, 4};
 
 static std::optional<SmallVector<int64_t>>
@@ -885,15 +962,16 @@ panelMatmulDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs panelMatmulDefaults(llvm::ArrayRef<int64_t> dims) {
-  return panelMatmulKnobs(dims);
+static Knobs panelMatmulDefaults(llvm::ArrayRef<int64_t> dims,
+                                 const VectorModel &vectors) {
+  return panelMatmulKnobs(dims, vectors);
 }
 
 /// The register tile of the panel templates (reg_<rows> rows x reg_nb
 /// panels) within their thread tile and the registers: 32 vector registers
 /// hold the accumulators, the panels' vectors and a broadcast element.
 static bool panelTileCheck(const Knobs &knobs, llvm::StringRef rows,
-                           std::string &why) {
+                           const VectorModel &vectors, std::string &why) {
   std::string reg = ("reg_" + rows).str(), par = ("par_" + rows).str();
   if (knobOr0(knobs, reg) > knobOr0(knobs, par) ||
       knobOr0(knobs, "reg_nb") > knobOr0(knobs, "par_nb")) {
@@ -901,7 +979,8 @@ static bool panelTileCheck(const Knobs &knobs, llvm::StringRef rows,
           par + " x par_nb)";
     return false;
   }
-  if (knobOr0(knobs, reg) * knobOr0(knobs, "reg_nb") > 28) {
+  if (knobOr0(knobs, reg) * knobOr0(knobs, "reg_nb") * 16 >
+      accumulatorFloats(vectors)) {
     why = "the register tile (" + reg +
           " x reg_nb) needs more accumulators than there are vector registers";
     return false;
@@ -910,8 +989,8 @@ static bool panelTileCheck(const Knobs &knobs, llvm::StringRef rows,
 }
 
 static bool panelMatmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
-                             std::string &why) {
-  return panelTileCheck(knobs, "m", why);
+                             const VectorModel &vectors, std::string &why) {
+  return panelTileCheck(knobs, "m", vectors, why);
 }
 
 static std::optional<int64_t>
@@ -941,13 +1020,15 @@ transposedPanelsDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs transposedPanelsDefaults(llvm::ArrayRef<int64_t> dims) {
-  return transposedPanelsKnobs(dims);
+static Knobs transposedPanelsDefaults(llvm::ArrayRef<int64_t> dims,
+                                      const VectorModel &vectors) {
+  return transposedPanelsKnobs(dims, vectors);
 }
 
 static bool transposedPanelsCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+                                  const VectorModel &vectors,
                                   std::string &why) {
-  return panelTileCheck(knobs, "p", why);
+  return panelTileCheck(knobs, "p", vectors, why);
 }
 
 Knobs schedule::cpu::dynamicChannelLanesDepthwiseKnobs(
@@ -968,7 +1049,8 @@ Knobs schedule::cpu::dynamicChannelLanesDepthwiseKnobs(
   return knobs;
 }
 
-static Knobs dynamicChannelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs dynamicChannelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims,
+                                                 const VectorModel &) {
   return dynamicChannelLanesDepthwiseKnobs(dims);
 }
 
@@ -1001,15 +1083,17 @@ channelLanesDepthwiseDomain(llvm::StringRef knob,
   return std::nullopt;
 }
 
-static Knobs channelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
-  return channelLanesDepthwiseKnobs(dims);
+static Knobs channelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims,
+                                           const VectorModel &vectors) {
+  return channelLanesDepthwiseKnobs(dims, vectors);
 }
 
 static bool channelLanesDepthwiseCheck(const Knobs &knobs,
                                        llvm::ArrayRef<int64_t>,
+                                       const VectorModel &vectors,
                                        std::string &why) {
-  // 32 vector registers: the accumulators and a weight vector.
-  if (knobOr0(knobs, "reg_w") > 28) {
+  // The vector registers: the accumulators and a weight vector.
+  if (knobOr0(knobs, "reg_w") * 16 > accumulatorFloats(vectors)) {
     why = "the register tile (reg_w) needs more accumulators than there are "
           "vector registers";
     return false;
@@ -1076,23 +1160,24 @@ static std::optional<SmallVector<int64_t>> convDomain(llvm::StringRef knob,
   return windowPlaneDomain(knob, oh, ow);
 }
 
-static Knobs convDefaults(llvm::ArrayRef<int64_t> dims) {
-  return conv2dKnobs(dims);
+static Knobs convDefaults(llvm::ArrayRef<int64_t> dims,
+                          const VectorModel &vectors) {
+  return conv2dKnobs(dims, vectors);
 }
 
 static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
-                            std::string &why);
+                            const VectorModel &vectors, std::string &why);
 
 static bool convCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
-                      std::string &why) {
+                      const VectorModel &vectors, std::string &why) {
   // Only the selected algorithm's knobs shape the code.
   if (!knobOr0(knobs, "direct"))
-    return checkRegisterTile(knobs, why);
+    return checkRegisterTile(knobs, vectors, why);
   if (dims.size() != 9)
     return true;
   // The window check on the grouped form's dims (g, f, oh, ow, c, ih, iw).
   int64_t grouped[] = {1, dims[0], dims[1], dims[2], dims[4], dims[5], dims[6]};
-  return windowTileCheck(knobs, grouped, why);
+  return windowTileCheck(knobs, grouped, vectors, why);
 }
 
 // @cpu.depthwise_conv2d_nchw: dims = c, oh, ow.
@@ -1131,7 +1216,8 @@ depthwiseDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return windowPlaneDomain(knob, dims[1], dims[2]);
 }
 
-static Knobs depthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs depthwiseDefaults(llvm::ArrayRef<int64_t> dims,
+                               const VectorModel &) {
   if (dims.size() != 5)
     return {};
   return depthwiseKnobs(dims[0], dims[1], dims[2], dims[3], dims[4]);
@@ -1140,7 +1226,7 @@ static Knobs depthwiseDefaults(llvm::ArrayRef<int64_t> dims) {
 /// The register tile of a window op (@cpu.depthwise_conv2d_nchw,
 /// @cpu.grouped_conv2d_nchw) within its thread tile and the registers.
 static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
-                            std::string &why) {
+                            const VectorModel &vectors, std::string &why) {
   if (knobOr0(knobs, "reg_h") > knobOr0(knobs, "par_h")) {
     why = "register tile rows (reg_h) exceed the thread tile (par_h)";
     return false;
@@ -1187,10 +1273,11 @@ static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
     why = "register tile filters (reg_f) exceed the thread tile (par_f)";
     return false;
   }
-  // 32 vector registers of 16 floats: the accumulators, the input box and
-  // a broadcast weight.
+  // The vector registers (32 of 16 floats on AVX-512): the accumulators,
+  // the input box and a broadcast weight.
   int64_t filters = grouped ? knobOr0(knobs, "reg_f") : 1;
-  if (filters * knobOr0(knobs, "reg_h") * knobOr0(knobs, "reg_w") > 512) {
+  if (filters * knobOr0(knobs, "reg_h") * knobOr0(knobs, "reg_w") >
+      vectors.floats()) {
     why = grouped ? "the register tile (reg_f x reg_h x reg_w) needs more "
                     "accumulators than there are vector registers"
                   : "the register tile (reg_h x reg_w) needs more "
@@ -1228,11 +1315,12 @@ groupedConvDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return windowPlaneDomain(knob, dims[2], dims[3]);
 }
 
-static Knobs groupedConvDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs groupedConvDefaults(llvm::ArrayRef<int64_t> dims,
+                                 const VectorModel &vectors) {
   if (dims.size() != 7)
     return {};
   return groupedConvKnobs(dims[0], dims[1], dims[2], dims[3], dims[4],
-                          dims[5], dims[6]);
+                          dims[5], dims[6], vectors);
 }
 
 static std::optional<int64_t> groupedConvExtent(llvm::StringRef knob,
@@ -1262,7 +1350,8 @@ elementwiseDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs elementwiseDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs elementwiseDefaults(llvm::ArrayRef<int64_t> dims,
+                                 const VectorModel &) {
   if (dims.empty())
     return {};
   return elementwiseKnobs(dims);
@@ -1278,7 +1367,8 @@ outerForallDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs outerForallDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs outerForallDefaults(llvm::ArrayRef<int64_t> dims,
+                                 const VectorModel &) {
   return outerForallKnobs(dims, dims.size());
 }
 

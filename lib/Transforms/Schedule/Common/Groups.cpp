@@ -860,3 +860,58 @@ FailureOr<Operation *> ResolvedScheduleWriter::add(StringRef sequence,
   return action.getOperation();
 }
 
+
+//===----------------------------------------------------------------------===//
+// The vector registers of the CPU a module is compiled for
+//===----------------------------------------------------------------------===//
+
+int64_t VectorModel::scaled(int64_t count) const {
+  return std::max<int64_t>(1, count * bits * registers / (512 * 32));
+}
+
+/// The model an `int21.vector_registers` attribute gives, or none when it
+/// is malformed.
+static std::optional<VectorModel> parseVectorModel(Attribute attr) {
+  auto values = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!values || values.size() != 2)
+    return std::nullopt;
+  VectorModel model;
+  model.bits = values[0];
+  model.registers = values[1];
+  if (!llvm::is_contained({128, 256, 512}, model.bits) ||
+      model.registers < 8 || model.registers > 64)
+    return std::nullopt;
+  return model;
+}
+
+VectorModel VectorModel::of(Operation *op) {
+  for (Operation *at = op; at; at = at->getParentOp())
+    if (isa<ModuleOp>(at))
+      if (Attribute attr = at->getAttr(kAttrName))
+        return parseVectorModel(attr).value_or(VectorModel());
+  return VectorModel();
+}
+
+LogicalResult VectorModel::verify(Operation *op) {
+  WalkResult result = op->walk([](ModuleOp module) {
+    Attribute attr = module->getAttr(kAttrName);
+    if (attr && !parseVectorModel(attr)) {
+      module.emitError() << "'" << kAttrName
+                         << "' must be array<i64: BITS, COUNT> with BITS 128, "
+                            "256 or 512 and COUNT 8 to 64, got "
+                         << attr;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void VectorModel::annotate(ModuleOp module) const {
+  if (isReference()) {
+    module->removeAttr(kAttrName);
+    return;
+  }
+  module->setAttr(kAttrName, DenseI64ArrayAttr::get(module.getContext(),
+                                                    {bits, registers}));
+}

@@ -49,12 +49,16 @@ struct Plan {
 /// the default schedule's knob values for the work's dims, the domain of a
 /// knob for them (std::nullopt: the template's own option list) and the
 /// rules a point must follow.
+/// Defaults and rules take the vector registers of the CPU (GPU rules
+/// ignore them); domains do not depend on them, so that a schedule tuned
+/// on one CPU is a point of the same space on another.
 struct TemplateRules {
-  Knobs (*defaults)(llvm::ArrayRef<int64_t> dims) = nullptr;
+  Knobs (*defaults)(llvm::ArrayRef<int64_t> dims,
+                    const VectorModel &vectors) = nullptr;
   std::optional<llvm::SmallVector<int64_t>> (*domain)(
       llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) = nullptr;
   bool (*check)(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
-                std::string &why) = nullptr;
+                const VectorModel &vectors, std::string &why) = nullptr;
   /// For a tile size, the extent of the dimension it tiles: a tile at least
   /// that large is one tile of the whole dimension, whatever its size, so a
   /// larger value given by hand (--schedule-knobs over groups of several
@@ -153,32 +157,40 @@ llvm::SmallVector<Plan> planDefaults(FusionGroupOp group,
 const TemplateRules *lookupRules(llvm::StringRef sequence);
 
 namespace cpu {
+/// The CPU plans for the vector registers of the group's module
+/// (VectorModel::of).
 llvm::SmallVector<Plan> planDefaults(FusionGroupOp group);
 const TemplateRules *lookupRules(llvm::StringRef sequence);
 /// @cpu.matmul and @cpu.batch_matmul: C[m, n] += A[m, k] * B[k, n].
-Knobs matmulKnobs(int64_t m, int64_t n, int64_t k);
+Knobs matmulKnobs(int64_t m, int64_t n, int64_t k, const VectorModel &vectors);
 /// @cpu.matmul_transposed: C^T[p, f] = A[k, p]^T x B[k, f], transposed
 /// into the group's [f, p].
-Knobs transposedMatmulKnobs(int64_t f, int64_t p, int64_t k);
+Knobs transposedMatmulKnobs(int64_t f, int64_t p, int64_t k,
+                            const VectorModel &vectors);
 /// @cpu.conv2d_nchw on dims {f, oh, ow, taps, c, ih, iw, stride_h,
 /// stride_w}: f filters over an oh x ow output, c channels and c*kh*kw taps,
 /// an ih x iw (padded) input. The knobs of both algorithms (see conv.mlir)
 /// and `direct`, which picks one.
-Knobs conv2dKnobs(llvm::ArrayRef<int64_t> dims);
+Knobs conv2dKnobs(llvm::ArrayRef<int64_t> dims, const VectorModel &vectors);
 /// @cpu.conv2d_filter_lanes on dims {f, oh, ow, c, kh, kw, ih, iw}.
-Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
+Knobs filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims,
+                           const VectorModel &vectors);
 /// @cpu.conv2d_filter_lanes_dynamic on the same dims, dynamic extents given
 /// as kDynamicExtentHint.
-Knobs dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims);
+Knobs dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims,
+                                  const VectorModel &vectors);
 /// dims = c, oh, ow, kh, kw, ih, iw (padded), lanes.
-Knobs channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
+Knobs channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims,
+                                 const VectorModel &vectors);
 /// @cpu.depthwise_channel_lanes_dynamic on the same dims, dynamic extents
 /// given as kDynamicExtentHint.
 Knobs dynamicChannelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims);
 /// @cpu.matmul_panels on dims {m, n, k}.
-Knobs panelMatmulKnobs(llvm::ArrayRef<int64_t> dims);
+Knobs panelMatmulKnobs(llvm::ArrayRef<int64_t> dims,
+                       const VectorModel &vectors);
 /// @cpu.matmul_panels_transposed on dims {f, p, k}.
-Knobs transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims);
+Knobs transposedPanelsKnobs(llvm::ArrayRef<int64_t> dims,
+                            const VectorModel &vectors);
 Knobs depthwiseKnobs(int64_t c, int64_t oh, int64_t ow, int64_t ih,
                      int64_t iw);
 /// @cpu.depthwise_conv2d_nchw_dynamic over c channels (maps of dynamic
@@ -187,7 +199,8 @@ Knobs dynamicDepthwiseKnobs(int64_t c);
 /// @cpu.grouped_conv2d_nchw: g groups of f filters over c channels each, an
 /// oh x ow output of an ih x iw (padded) input.
 Knobs groupedConvKnobs(int64_t g, int64_t f, int64_t oh, int64_t ow,
-                       int64_t c, int64_t ih, int64_t iw);
+                       int64_t c, int64_t ih, int64_t iw,
+                       const VectorModel &vectors);
 /// @cpu.elementwise_<rank>d on an iteration space of this shape.
 Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
 /// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)

@@ -222,6 +222,8 @@ public:
 
   /// Writes a checked schedule on every group of `module`.
   LogicalResult select(ModuleOp module, bool strict) {
+    if (failed(VectorModel::verify(module)))
+      return failure();
     if (target == ScheduleTarget::GPU)
       schedule::gpu::materializeSplats(module);
     if (failed(prepareForScheduling(module)))
@@ -316,6 +318,8 @@ public:
   LogicalResult selectAndApply(
       ModuleOp module, bool strict, bool threads,
       function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline) {
+    if (failed(VectorModel::verify(module)))
+      return failure();
     DenseSet<Operation *> own;
     module.walk([&](FusionGroupOp group) {
       if (group.getScheduleAttr())
@@ -521,7 +525,8 @@ struct GPUSchedulePass
 /// The choice of template `plan.sequence` for the work of `plan`: the
 /// template's knobs (the registry) with their domains for this work (the
 /// template's rules) and the plan's defaults.
-static std::optional<ScheduleChoice> makeChoice(const Plan &plan) {
+static std::optional<ScheduleChoice> makeChoice(const Plan &plan,
+                                                const VectorModel &vectors) {
   const TemplateSpec *spec = TemplateRegistry::get().lookup(plan.sequence);
   if (!spec)
     return std::nullopt;
@@ -529,6 +534,7 @@ static std::optional<ScheduleChoice> makeChoice(const Plan &plan) {
   ScheduleChoice choice;
   choice.sequence = plan.sequence;
   choice.dims = plan.dims;
+  choice.vectors = vectors;
   for (const KnobSpec &knob : spec->knobs) {
     KnobDomain domain;
     domain.name = knob.name;
@@ -561,8 +567,9 @@ SmallVector<ScheduleChoice>
 int21::schedule::getScheduleChoices(FusionGroupOp group,
                                           ScheduleTarget target) {
   SmallVector<ScheduleChoice> choices;
+  VectorModel vectors = VectorModel::of(group);
   for (Plan &plan : planDefaults(group, target))
-    if (std::optional<ScheduleChoice> choice = makeChoice(plan))
+    if (std::optional<ScheduleChoice> choice = makeChoice(plan, vectors))
       choices.push_back(std::move(*choice));
   return choices;
 }
@@ -585,7 +592,8 @@ bool int21::schedule::isPlausible(const ScheduleChoice &choice,
   if (!isInSpace(choice, knobs, why))
     return false;
   const TemplateRules *rules = lookupRules(choice.sequence);
-  if (rules && rules->check && !rules->check(knobs, choice.dims, why)) {
+  if (rules && rules->check &&
+      !rules->check(knobs, choice.dims, choice.vectors, why)) {
     why = "template @" + choice.sequence + ": " + why;
     return false;
   }
@@ -630,10 +638,11 @@ LogicalResult int21::schedule::checkProposal(StringRef sequence,
   clampToExtents(sequence, dims, clamped);
   const TemplateRules *rules = lookupRules(sequence);
   // The default schedule's values belong to the domain (a default may lie
-  // between the domain's points, as getScheduleChoices has it).
+  // between the domain's points, as getScheduleChoices has it): those of
+  // the reference registers (the domains hold the others' defaults).
   Knobs defaults;
   if (rules && rules->defaults)
-    defaults = rules->defaults(dims);
+    defaults = rules->defaults(dims, VectorModel());
   SmallVector<StringRef> names;
   for (const auto &knob : knobs)
     names.push_back(knob.getKey());

@@ -155,7 +155,8 @@ matmulDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs matmulDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs matmulDefaults(llvm::ArrayRef<int64_t> dims,
+                            const VectorModel &) {
   if (dims.size() != 3)
     return {};
   return matmulKnobs(dims[0], dims[1], dims[2]);
@@ -181,7 +182,7 @@ static bool checkThreads(const Knobs &knobs, std::string &why) {
 }
 
 static bool matmulCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
-                        std::string &why) {
+                        const VectorModel &, std::string &why) {
   if (!checkThreads(knobs, why))
     return false;
   int64_t m = knobOr(knobs, "blk_m", 1), n = knobOr(knobs, "blk_n", 1),
@@ -221,7 +222,8 @@ parallelDomain(llvm::StringRef knob, llvm::ArrayRef<int64_t> dims) {
   return std::nullopt;
 }
 
-static Knobs parallelDefaults(llvm::ArrayRef<int64_t> dims) {
+static Knobs parallelDefaults(llvm::ArrayRef<int64_t> dims,
+                              const VectorModel &) {
   SmallVector<unsigned> tiled;
   for (unsigned d = dims.size() == 4 ? 1 : 0; d < dims.size(); ++d)
     tiled.push_back(d);
@@ -229,7 +231,7 @@ static Knobs parallelDefaults(llvm::ArrayRef<int64_t> dims) {
 }
 
 static bool parallelCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
-                          std::string &why) {
+                          const VectorModel &, std::string &why) {
   return checkThreads(knobs, why);
 }
 
