@@ -85,6 +85,18 @@ static int64_t pickRows(int64_t rows, int64_t limit) {
 /// vectors): 16 lanes, the rest of a longer row peeled, unless that leaves
 /// one column over (see windowTileCheck); then another register width, or
 /// the whole row (17 columns: one vector of 17 lanes).
+static int64_t pickColumns(int64_t ow);
+
+/// `width` columns of a row of `ow`, narrowed where whole tiles of it
+/// would leave one column over: a tile of one column carries 0-d vectors
+/// through the window loops, which the lowering to LLVM leaves unconverted
+/// (3x3 at 19x19 in tiles of 6 columns, squeezenet on AVX2).
+static int64_t noSingleColumnLeft(int64_t ow, int64_t width) {
+  while (width > 2 && ow > width && ow % width == 1)
+    --width;
+  return width;
+}
+
 static int64_t pickColumns(int64_t ow) {
   if (ow <= 16)
     return ow;
@@ -274,7 +286,7 @@ Knobs schedule::cpu::filterLanesConvKnobs(llvm::ArrayRef<int64_t> dims,
   knobs["par_fb"] = parFb;
   knobs["par_h"] = parH;
   knobs["reg_fb"] = regFb;
-  knobs["reg_w"] = regW;
+  knobs["reg_w"] = noSingleColumnLeft(ow, regW);
   // The bias and the epilogue on the accumulators, stored once: 1 thread,
   // a stem 3 -> 32 (3x3, stride 2, 224x224) 0.597 -> 0.446 ms, 3 -> 64
   // (7x7) 2.42 -> 2.08, chains of 3x3 64 -> 64 at 56x56 9.78 -> 9.34;
@@ -317,7 +329,7 @@ Knobs schedule::cpu::channelLanesDepthwiseKnobs(llvm::ArrayRef<int64_t> dims,
     parH = oh;
   knobs["par_cb"] = 1;
   knobs["par_h"] = parH;
-  knobs["reg_w"] = regW;
+  knobs["reg_w"] = noSingleColumnLeft(ow, regW);
   knobs["ew_vec"] = ow <= 64 ? ow : pickTile(ow, 16, 64);
   return knobs;
 }
@@ -914,8 +926,22 @@ static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims,
   return dynamicFilterLanesConvKnobs(dims, vectors);
 }
 
-static bool filterLanesConvCheck(const Knobs &knobs, llvm::ArrayRef<int64_t>,
+/// Whether the register tile's columns (reg_w) leave one column of a row
+/// of `ow` over (see noSingleColumnLeft).
+static bool leavesOneColumn(const Knobs &knobs, int64_t ow, std::string &why) {
+  int64_t width = knobOr0(knobs, "reg_w");
+  if (width > 1 && ow > width && ow % width == 1) {
+    why = "the reg_w columns leave one column of a row over";
+    return true;
+  }
+  return false;
+}
+
+static bool filterLanesConvCheck(const Knobs &knobs,
+                                 llvm::ArrayRef<int64_t> dims,
                                  const VectorModel &vectors, std::string &why) {
+  if (dims.size() >= 3 && leavesOneColumn(knobs, dims[2], why))
+    return false;
   if (knobOr0(knobs, "reg_fb") > knobOr0(knobs, "par_fb")) {
     why = "register tile filter blocks (reg_fb) exceed the thread tile "
           "(par_fb)";
@@ -1089,9 +1115,11 @@ static Knobs channelLanesDepthwiseDefaults(llvm::ArrayRef<int64_t> dims,
 }
 
 static bool channelLanesDepthwiseCheck(const Knobs &knobs,
-                                       llvm::ArrayRef<int64_t>,
+                                       llvm::ArrayRef<int64_t> dims,
                                        const VectorModel &vectors,
                                        std::string &why) {
+  if (dims.size() >= 3 && leavesOneColumn(knobs, dims[2], why))
+    return false;
   // The vector registers: the accumulators and a weight vector.
   if (knobOr0(knobs, "reg_w") * 16 > accumulatorFloats(vectors)) {
     why = "the register tile (reg_w) needs more accumulators than there are "
