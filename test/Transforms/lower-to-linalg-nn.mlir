@@ -104,6 +104,36 @@ func.func @conv_depthwise_channel_lanes_dynamic(%x: tensor<?x24x?x?xf32>, %b: te
   return %0 : tensor<?x24x?x?xf32>
 }
 
+// -----
+
+// A pointwise convolution of one image on a map of dynamic extents with few
+// channels (16): the pixels' product, weight [F, C] x input [C, H*W], its
+// pixels a dynamic extent, expanded back with the input's H and W; with
+// many (144), the filter-lanes convolution.
+// CHECK-LABEL: func.func @conv_pointwise_dynamic_map
+// CHECK: %[[H:.*]] = tensor.dim %[[X:.*]], %c2
+// CHECK: %[[W:.*]] = tensor.dim %[[X]], %c3
+// CHECK: %[[IN:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x?x?xf32> into tensor<16x?xf32>
+// CHECK: tensor.empty(%{{.*}}) : tensor<96x?xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %[[IN]] : tensor<96x16xf32>, tensor<16x?xf32>) outs(%{{.*}} : tensor<96x?xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3]] output_shape [1, 96, %[[H]], %[[W]]] : tensor<96x?xf32> into tensor<1x96x?x?xf32>
+// CHECK-LABEL: func.func @conv_pointwise_dynamic_map_wide
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// NAMED-LABEL: func.func @conv_pointwise_dynamic_map_wide
+// NAMED: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x144xf32>, tensor<144x?xf32>)
+func.func @conv_pointwise_dynamic_map(%x: tensor<1x16x?x?xf32>, %b: tensor<96xf32>) -> tensor<1x96x?x?xf32> {
+  %w = arith.constant dense<0.5> : tensor<96x16x1x1xf32>
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x16x?x?xf32>, tensor<96x16x1x1xf32>, tensor<96xf32>) -> tensor<1x96x?x?xf32>
+  return %0 : tensor<1x96x?x?xf32>
+}
+
+func.func @conv_pointwise_dynamic_map_wide(%x: tensor<1x144x?x?xf32>) -> tensor<1x32x?x?xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x144x1x1xf32>
+  %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x144x?x?xf32>, tensor<32x144x1x1xf32>) -> tensor<1x32x?x?xf32>
+  return %0 : tensor<1x32x?x?xf32>
+}
+
 // A 3x3 window, or 8 channels a block: the row form.
 // CHECK-LABEL: func.func @conv_depthwise_rows
 // CHECK-NOT: linalg.transpose

@@ -281,9 +281,15 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                                      bool filterLanes) {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    // One image of static channels; its map may be of any size (a dynamic
+    // model's generic code: the pixels, H*W, a dynamic extent), where the
+    // channels are few (see pixelsOnDynamicMap).
+    bool dynamicMap = !inputType.hasStaticShape();
     if (inputType.getRank() != 4 || op.getGroup() != 1 ||
-        !inputType.hasStaticShape() || !weightType.hasStaticShape() ||
-        !resultType.hasStaticShape() || inputType.getDimSize(0) != 1 ||
+        ShapedType::isDynamic(inputType.getDimSize(1)) ||
+        (dynamicMap && filterLanes &&
+         !pixelsOnDynamicMap(inputType.getDimSize(1))) ||
+        !weightType.hasStaticShape() || inputType.getDimSize(0) != 1 ||
         weightType.getDimSize(2) != 1 || weightType.getDimSize(3) != 1 ||
         llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
         llvm::any_of(op.getPads(), [](int64_t p) { return p != 0; }) ||
@@ -291,9 +297,18 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
             inputType.getShape().drop_front(2))
       return {};
     int64_t channels = inputType.getDimSize(1),
-            filters = weightType.getDimSize(0),
-            pixels = inputType.getDimSize(2) * inputType.getDimSize(3);
+            filters = weightType.getDimSize(0);
+    int64_t pixels = dynamicMap
+                         ? ShapedType::kDynamic
+                         : inputType.getDimSize(2) * inputType.getDimSize(3);
     Type elementType = resultType.getElementType();
+    // The map's extents, H and W, which the expansion back to NCHW names
+    // (two dynamic extents of one group: no shape to infer them from).
+    SmallVector<OpFoldResult> outputShape =
+        tensor::getMixedSizes(b, loc, adaptor.getInput());
+    outputShape[1] = b.getIndexAttr(filters);
+    // (The pixels' extent, where dynamic: set with the input's view.)
+    SmallVector<Value, 1> pixelSizes;
     Value weight = tensor::CollapseShapeOp::create(
         b, loc,
         RankedTensorType::get({filters, channels},
@@ -305,17 +320,21 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                        unsigned filterDim,
                        ArrayRef<ReassociationIndices> toNCHW) -> Value {
       auto type = RankedTensorType::get({rows, cols}, elementType);
+      ValueRange sizes = ShapedType::isDynamic(cols) ? ValueRange(pixelSizes)
+                                                     : ValueRange();
       Value init =
           adaptor.getBias()
               ? copyGeneric(b, loc, type, adaptor.getBias(),
                             AffineMap::get(2, 0,
                                            getAffineDimExpr(filterDim,
-                                                            b.getContext())))
-              : filledTensor(b, loc, type, zeroAttr(elementType));
+                                                            b.getContext())),
+                            sizes)
+              : filledTensor(b, loc, type, zeroAttr(elementType), sizes);
       Value result = linalg::MatmulOp::create(b, loc, TypeRange{type},
                                               ValueRange{lhs, rhs}, init)
                          .getResult(0);
-      return tensor::ExpandShapeOp::create(b, loc, resultType, result, toNCHW);
+      return tensor::ExpandShapeOp::create(b, loc, resultType, result, toNCHW,
+                                           outputShape);
     };
     // The weight transposed, [C, F] (folded into a constant of its own by
     // int21-outline-weights).
@@ -335,13 +354,16 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Value input = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({channels, pixels}, elementType),
         adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    if (dynamicMap)
+      pixelSizes.push_back(tensor::DimOp::create(b, loc, input, 1));
     Operation *weightDef = adaptor.getWeight().getDefiningOp();
     bool constantWeight =
         weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>() &&
         isa<FloatType>(elementType);
-    bool panels = filterLanes && constantWeight &&
+    bool panels = filterLanes && constantWeight && !dynamicMap &&
                   panelsOnSmallMap(pixels, filters, channels);
-    if (!panels && (!filterLanes || !filtersAlongLanes(pixels, filters)))
+    if (dynamicMap ||
+        (!panels && (!filterLanes || !filtersAlongLanes(pixels, filters))))
       return product(weight, input, filters, pixels, /*filterDim=*/0,
                      {{0, 1}, {2, 3}});
     // The pixels fill the vectors badly (a 7x7 map: 49 in 64 lanes) and the
@@ -572,6 +594,20 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     return channels % 16 == 0 && window[0] * window[1] >= 25 &&
            (outputWidth < 16 || strided);
   }
+
+  /// Whether a pointwise convolution of one image whose map only a run
+  /// knows (the generic code of a dynamic model) runs as the pixels' product
+  /// (its vectors along the pixels, the remainder of a row of register tiles
+  /// one pixel at a time) rather than the filter-lanes convolution: with few
+  /// channels, where a register tile's steps are few and each broadcast
+  /// weight meets 16 pixels. Measured per layer (dynamic engines, 1 thread,
+  /// 2-core AVX2 EPYC, ms, filter lanes -> pixels, static beside): 16 -> 96
+  /// at 80x80 0.78 -> 0.40 (0.34), at 20x20 0.061 -> 0.029 (0.032), at 5x5
+  /// 0.015 -> 0.015; 96 -> 24 at 80x80 0.87 -> 0.44 (0.38), at 5x5 0.008 ->
+  /// 0.013. From 144 channels the pixels' form was no faster (144 -> 32 at
+  /// 80x80 0.96 -> 0.94) and far slower on small maps, whose pixels fill no
+  /// whole register tile (960 -> 320 at 5x5: 0.37 -> 1.60).
+  static bool pixelsOnDynamicMap(int64_t channels) { return channels <= 96; }
 
   /// Whether a pointwise convolution's product runs with the filters along
   /// the vectors: when the pixels leave more than a tenth of their 16-lane

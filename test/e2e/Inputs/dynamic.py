@@ -511,6 +511,36 @@ def upsample(out, rng):
     save(out, "dynamic_upsample", graph, sets)
 
 
+def pointwise_map(out, rng):
+    """One image of any height and width (a detection backbone's input):
+    pointwise convolutions of 16 -> 112 channels (the pixels' product) and
+    112 -> 16 (the filter-lanes form), with bias, ReLU6 and a residual
+    add."""
+    w1 = (rng.standard_normal((112, 16, 1, 1)) / 4).astype(np.float32)
+    b1 = rng.standard_normal(112).astype(np.float32)
+    w2 = (rng.standard_normal((16, 112, 1, 1)) / 10).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"]),
+         helper.make_node("Clip", ["c1", "lo", "hi"], ["r1"]),
+         helper.make_node("Conv", ["r1", "w2"], ["c2"]),
+         helper.make_node("Add", ["c2", "x"], ["y"])],
+        "dynamic_pointwise_map",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [1, 16, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [1, 16, "height", "width"])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("b1", b1), ("w2", w2), ("lo", np.float32(0)),
+          ("hi", np.float32(6))]])
+    sets = []
+    for h, wd in ((9, 11), (20, 37), (1, 3)):
+        x = rng.standard_normal((1, 16, h, wd)).astype(np.float32)
+        r1 = np.clip(conv2d(x.astype(np.float64), w1, b1, 1, 0), 0, 6)
+        y = (conv2d(r1, w2, np.zeros(16), 1, 0) + x).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_pointwise_map", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -525,6 +555,7 @@ def main(out):
     separable(out, rng)
     batch_depthwise(out, rng)
     channels_last_linear(out, rng)
+    pointwise_map(out, rng)
 
 
 if __name__ == "__main__":
