@@ -541,6 +541,39 @@ def pointwise_map(out, rng):
     save(out, "dynamic_pointwise_map", graph, sets)
 
 
+def grouped(out, rng):
+    """Grouped 3x3 convolutions (RegNet's groups of 8 channels) on maps and
+    batches of any size: stride 1 with bias and ReLU, then stride 2."""
+    w1 = (rng.standard_normal((32, 8, 3, 3)) / 8).astype(np.float32)
+    b1 = rng.standard_normal(32).astype(np.float32)
+    w2 = (rng.standard_normal((32, 8, 3, 3)) / 8).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1],
+                          group=4),
+         helper.make_node("Relu", ["c1"], ["r1"]),
+         helper.make_node("Conv", ["r1", "w2"], ["y"], pads=[1, 1, 1, 1],
+                          strides=[2, 2], group=4)],
+        "dynamic_grouped",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 32, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 32, "oh", "ow"])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("b1", b1), ("w2", w2)]])
+
+    def grouped_conv(x, w, b, stride):
+        return np.concatenate(
+            [conv2d(x[:, 8 * g:8 * g + 8], w[8 * g:8 * g + 8], b[8 * g:8 * g + 8],
+                    stride, 1) for g in range(4)], axis=1)
+    sets = []
+    for n, h, wd in ((1, 9, 11), (2, 20, 37), (1, 2, 3)):
+        x = rng.standard_normal((n, 32, h, wd)).astype(np.float32)
+        r1 = np.maximum(grouped_conv(x.astype(np.float64), w1, b1, 1), 0)
+        y = grouped_conv(r1, w2, np.zeros(32), 2).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_grouped", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -556,6 +589,7 @@ def main(out):
     batch_depthwise(out, rng)
     channels_last_linear(out, rng)
     pointwise_map(out, rng)
+    grouped(out, rng)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 // @cpu.matmul_panels for one with its constant operand in panels,
 // @cpu.matmul_panels_transposed for both, @cpu.conv2d_nchw,
 // @cpu.conv2d_filter_lanes, @cpu.depthwise_conv2d_nchw,
-// @cpu.depthwise_channel_lanes, @cpu.grouped_conv2d_nchw),
+// @cpu.depthwise_channel_lanes, @cpu.grouped_conv2d_nchw; on dynamic
+// extents their _dynamic variants),
 // one of elementwise ops @cpu.elementwise_<rank>d, and any other group
 // threads over its leading parallel dimensions (@cpu.outer_forall_<n>d),
 // most specific first; the knob values come from CPU/Rules.cpp.
@@ -100,8 +101,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   // to whole ones.
   bool staticLoops = hasStaticTensorLoops(anchor);
   if ((!matmul && !conv && !depthwise && !grouped && !filterLanes) ||
-      !anchor.hasPureTensorSemantics() ||
-      ((conv || grouped) && !staticLoops))
+      !anchor.hasPureTensorSemantics() || (conv && !staticLoops))
     return std::nullopt;
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   for (linalg::LinalgOp op : ops)
@@ -136,6 +136,14 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.sequence = "cpu.depthwise_conv2d_nchw";
       plan.dims = {loops[1], loops[2], loops[3], ih, iw};
       plan.knobs = depthwiseKnobs(loops[1], loops[2], loops[3], ih, iw);
+    } else if (!staticLoops) {
+      // Grouped convolutions of dynamic extents: register tiles of the
+      // static template's shape for maps of kDynamicExtentHint, their
+      // partial ones padded to whole ones.
+      plan.sequence = "cpu.grouped_conv2d_nchw_dynamic";
+      plan.dims = {loops[1], loops[2], loops[3], loops[4], loops[5],
+                   hintedExtent(ih), hintedExtent(iw)};
+      plan.knobs = dynamicGroupedConvKnobs(plan.dims, vectors);
     } else {
       plan.sequence = "cpu.grouped_conv2d_nchw";
       plan.dims = {loops[1], loops[2], loops[3], loops[4], loops[5], ih, iw};

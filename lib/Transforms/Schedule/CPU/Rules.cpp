@@ -625,6 +625,22 @@ Knobs schedule::cpu::groupedConvKnobs(int64_t g, int64_t f, int64_t oh,
   return knobs;
 }
 
+Knobs schedule::cpu::dynamicGroupedConvKnobs(llvm::ArrayRef<int64_t> dims,
+                                             const VectorModel &vectors) {
+  if (dims.size() != 7)
+    return {};
+  // The static rules' register tile for the hinted extents (4 filters x 4
+  // rows x 16 columns on AVX-512), threads over the groups and bands of 16
+  // rows; the bias and the epilogue apart (a padded tile's accumulators
+  // are not the output's).
+  Knobs knobs = groupedConvKnobs(dims[0], dims[1], dims[2], dims[3], dims[4],
+                                 dims[5], dims[6], vectors);
+  knobs.erase("epilogue_regs");
+  knobs["par_h"] = std::max<int64_t>(16, knobs["reg_h"]);
+  knobs["ew_vec"] = 16;
+  return knobs;
+}
+
 Knobs schedule::cpu::elementwiseKnobs(llvm::ArrayRef<int64_t> shape) {
   Knobs knobs;
   size_t rank = shape.size();
@@ -1351,6 +1367,11 @@ static Knobs groupedConvDefaults(llvm::ArrayRef<int64_t> dims,
                           dims[5], dims[6], vectors);
 }
 
+static Knobs dynamicGroupedConvDefaults(llvm::ArrayRef<int64_t> dims,
+                                        const VectorModel &vectors) {
+  return dynamicGroupedConvKnobs(dims, vectors);
+}
+
 static std::optional<int64_t> groupedConvExtent(llvm::StringRef knob,
                                                 llvm::ArrayRef<int64_t> dims) {
   if (dims.size() != 7)
@@ -1487,6 +1508,9 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
   static constexpr TemplateRules kGroupedConv = {
       groupedConvDefaults, groupedConvDomain, windowTileCheck,
       groupedConvExtent};
+  static constexpr TemplateRules kDynamicGroupedConv = {
+      dynamicGroupedConvDefaults, groupedConvDomain, windowTileCheck,
+      groupedConvExtent};
   static constexpr TemplateRules kElementwise = {
       elementwiseDefaults, elementwiseDomain, nullptr, elementwiseExtent};
   static constexpr TemplateRules kOuterForall = {
@@ -1507,6 +1531,7 @@ const TemplateRules *schedule::cpu::lookupRules(llvm::StringRef sequence) {
           {"cpu.depthwise_channel_lanes_dynamic",
            &kDynamicChannelLanesDepthwise},
           {"cpu.grouped_conv2d_nchw", &kGroupedConv},
+          {"cpu.grouped_conv2d_nchw_dynamic", &kDynamicGroupedConv},
           {"cpu.elementwise_1d", &kElementwise},
           {"cpu.elementwise_2d", &kElementwise},
           {"cpu.elementwise_3d", &kElementwise},

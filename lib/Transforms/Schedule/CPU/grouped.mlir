@@ -84,4 +84,73 @@ module attributes {transform.with_named_sequence} {
     transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
   }
+
+  // The same on output maps whose extents only a run knows (the generic
+  // code of a dynamic model): thread tiles over groups, filters and bands of
+  // par_h output rows; register tiles of reg_f filters x reg_h rows x reg_w
+  // columns, the partial ones (peeled) padded to whole tiles
+  // (transform.int21.pad_dynamic_tile), each step of the group's channels
+  // and the window a box of the input times reg_f broadcast weights; the
+  // bias and the epilogue in passes of their own along the row. Knobs as
+  // in @cpu.grouped_conv2d_nchw, without epilogue_regs.
+  transform.named_sequence @cpu.grouped_conv2d_nchw_dynamic(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
+    %par_g = transform.tune.knob<"par_g"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
+    %par_f = transform.tune.knob<"par_f"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
+    %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
+    %reg_f = transform.tune.knob<"reg_f"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
+    %reg_h = transform.tune.knob<"reg_h"> options = [1, 2, 3, 4, 6, 7, 8] -> !transform.param<i64>
+    %reg_w = transform.tune.knob<"reg_w"> options = [8, 16, 24, 28, 32, 48, 64] -> !transform.param<i64>
+    %ew_vec = transform.tune.knob<"ew_vec"> options = [8, 16, 32, 64] -> !transform.param<i64>
+
+    %root = transform.structured.match attributes{int21.root} in %group : (!transform.any_op) -> !transform.any_op
+    %producers = transform.structured.match attributes{int21.fuse} in %group : (!transform.any_op) -> !transform.any_op
+    %tiled_root, %forall = transform.structured.tile_using_forall %root tile_sizes [1, %par_g, %par_f, %par_h]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fused, %forall_1 = transform.structured.fuse_into_containing_op %producers into %forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.apply_patterns to %group {
+      transform.apply_patterns.memref.resolve_ranked_shaped_type_result_dims
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+
+    // Register tiles of reg_f filters x reg_h x reg_w outputs of one group;
+    // the partial ones (peeled) padded to whole tiles.
+    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    %conv_p, %l_n, %l_g, %l_f, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_f, %reg_h, %reg_w]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @cpu.peel_only failures(propagate) (%l_w) : (!transform.any_op) -> ()
+    transform.include @cpu.peel_only failures(propagate) (%l_h) : (!transform.any_op) -> ()
+    transform.apply_patterns to %group {
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      transform.int21.pad_dynamic_tile %tile dims [3, 4] to [%reg_h, %reg_w] : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    }
+    // The channels and the window of every register tile one step at a
+    // time, its filters' steps unrolled (see @cpu.grouped_conv2d_nchw).
+    %padded_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %padded_tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %steps, %l_c, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 0, 1, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %step, %l_f1 = transform.structured.tile_using_for %steps tile_sizes [0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.int21.loop.full_unroll %l_f1 : !transform.any_op
+    }
+
+    // The epilogue and the bias, along the output row.
+    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %ew : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %op_r, %e0, %e1, %e2, %e3, %e4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, 1, %ew_vec]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel failures(propagate) (%e4) : (!transform.any_op) -> ()
+    }
+
+    transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()
+    transform.yield
+  }
 }

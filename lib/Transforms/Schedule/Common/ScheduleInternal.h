@@ -201,6 +201,10 @@ Knobs dynamicDepthwiseKnobs(int64_t c);
 Knobs groupedConvKnobs(int64_t g, int64_t f, int64_t oh, int64_t ow,
                        int64_t c, int64_t ih, int64_t iw,
                        const VectorModel &vectors);
+/// @cpu.grouped_conv2d_nchw_dynamic on dims {g, f, oh, ow, c, ih, iw},
+/// dynamic extents given as kDynamicExtentHint.
+Knobs dynamicGroupedConvKnobs(llvm::ArrayRef<int64_t> dims,
+                              const VectorModel &vectors);
 /// @cpu.elementwise_<rank>d on an iteration space of this shape.
 Knobs elementwiseKnobs(llvm::ArrayRef<int64_t> shape);
 /// @cpu.outer_forall_<n>d: threads over the leading `parallelDims` (1 or 2)
