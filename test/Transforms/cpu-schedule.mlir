@@ -412,3 +412,31 @@ func.func @matmul_dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x1000xf32>) ->
   } : tensor<?x1000xf32>
   return %0 : tensor<?x1000xf32>
 }
+
+// -----
+
+// The same with a long K (a classifier head 1280 -> 1000 of any batch),
+// whose register tiles keep the bias and the epilogue apart: the rows past
+// the last full register tile run one at a time outside the steps over K,
+// so that each row's accumulators stay in registers across K (a loop
+// argument), not read and written at every step.
+// CHECK-LABEL: func.func @matmul_dynamic_rows_long_k
+// CHECK: scf.forall {{.*}} -> (tensor<?x1000xf32>)
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c256 step %c1 iter_args(%{{[^ ]+}} = %{{.+}}) -> (vector<8x32xf32>)
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args(%{{[^ ]+}} = %{{.+}}) -> (tensor<?x32xf32>)
+// CHECK-NEXT: vector.transfer_read
+// CHECK-NEXT: vector.broadcast
+// CHECK-NEXT: scf.for %{{.+}} = %{{.+}} to %c256 step %c1 iter_args(%{{[^ ]+}} = %{{.+}}) -> (vector<1x32xf32>)
+// CHECK: vector.fma {{.*}} : vector<32xf32>
+func.func @matmul_dynamic_rows_long_k(%a: tensor<?x1280xf32>, %b: tensor<1280x1000xf32>) -> tensor<?x1000xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x1280xf32>
+  %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty(%m) : tensor<?x1000xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x1000xf32>) -> tensor<?x1000xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<?x1280xf32>, tensor<1280x1000xf32>) outs(%f : tensor<?x1000xf32>) -> tensor<?x1000xf32>
+    int21.yield %r : tensor<?x1000xf32>
+  } : tensor<?x1000xf32>
+  return %0 : tensor<?x1000xf32>
+}

@@ -44,10 +44,23 @@ module attributes {transform.with_named_sequence} {
       %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
       %mm_k = transform.include @cpu.matmul_cache_tiles failures(propagate) (%mm, %cache_k)
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-      %mm_r, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, %reg_k]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
-      transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+      // The register tiles, peeled; the remainders over a dynamic extent
+      // (rows past the last full tile) one at a time once canonicalized,
+      // then the steps over K: the rows' loop runs outside K, so that their
+      // accumulators stay in registers across it (a classifier head over a
+      // dynamic batch read and wrote them at every step: 0.36 ms at batch 1,
+      // the static head 0.11).
+      %mm_r, %loop_rm, %loop_rn = transform.structured.tile_using_for %mm_k tile_sizes [%reg_m, %reg_n, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel_only failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+      transform.include @cpu.peel_only failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+      transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
+      %mm_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %mm_tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        %tile_k, %loop_rk = transform.structured.tile_using_for %tile tile_sizes [0, 0, %reg_k]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      }
 
       %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
       transform.foreach %ew : !transform.any_op {
