@@ -334,22 +334,23 @@ auto ::int21::vectorModelFor(const ::int21::Target &target)
   if (!target.isCPU())
     return model;
   llvm::Triple triple(target.triple());
+  if (triple.isAArch64())
+    return {128, 32};
+  if (!triple.isX86())
+    return model;
+  // The CPU's features, as LLVM compiles for it (only the native target is
+  // registered: another x86 CPU is named on an x86 host).
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine =
       ::int21::createTargetMachine(codegenTarget(target, /*optLevel=*/0), error);
   if (!machine)
     return model;
   const llvm::MCSubtargetInfo *info = machine->getMCSubtargetInfo();
-  if (triple.isX86()) {
-    if (info->checkFeatures("+avx512f"))
-      return {512, 32};
-    if (info->checkFeatures("+avx"))
-      return {256, 16};
-    return {128, 16};
-  }
-  if (triple.isAArch64())
-    return {128, 32};
-  return model;
+  if (info->checkFeatures("+avx512f"))
+    return {512, 32};
+  if (info->checkFeatures("+avx"))
+    return {256, 16};
+  return {128, 16};
 }
 
 static std::unique_ptr<llvm::TargetMachine>

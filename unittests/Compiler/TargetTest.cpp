@@ -1,5 +1,6 @@
 //===- TargetTest.cpp - targets as users spell them ------------------------===//
 
+#include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/Target.h"
 
 #include <gtest/gtest.h>
@@ -70,4 +71,31 @@ TEST(TargetTest, BadTargetsNameTheTextAndWhatIsAccepted) {
   // A GPU option takes no CPU.
   std::string message = errorOf(Target::parseGPU("cpu"));
   EXPECT_NE(message.find("'cpu'"), std::string::npos) << message;
+}
+
+// The vector registers the CPU schedules size their register tiles by, from
+// the CPU a target names (x86 ones read from LLVM's subtarget features).
+TEST(TargetTest, VectorRegisters) {
+  auto model = [](llvm::StringRef text) {
+    llvm::Expected<Target> target = Target::parse(text);
+    EXPECT_TRUE(static_cast<bool>(target)) << errorOf(std::move(target));
+    int21::schedule::VectorModel vectors = int21::vectorModelFor(*target);
+    return std::to_string(vectors.bits) + "x" +
+           std::to_string(vectors.registers);
+  };
+#if defined(__x86_64__)
+  EXPECT_EQ(model("cpu:x86_64-unknown-linux-gnu:skylake-avx512"), "512x32");
+  EXPECT_EQ(model("cpu:x86_64-unknown-linux-gnu:znver2"), "256x16");
+  EXPECT_EQ(model("cpu:x86_64-unknown-linux-gnu:haswell"), "256x16");
+  EXPECT_EQ(model("cpu:x86_64-unknown-linux-gnu:x86-64"), "128x16");
+  // AVX2 holds a quarter of AVX-512's floats: the accumulators scale so.
+  int21::schedule::VectorModel avx2{256, 16};
+  EXPECT_EQ(avx2.floats(), 128);
+  EXPECT_EQ(avx2.scaled(24), 6);
+  EXPECT_FALSE(avx2.isReference());
+  EXPECT_TRUE(int21::schedule::VectorModel().isReference());
+#endif
+  EXPECT_EQ(model("cpu:aarch64-unknown-linux-gnu:neoverse-v2"), "128x32");
+  // A GPU has none: the reference model (the CPU rules are not used).
+  EXPECT_TRUE(int21::vectorModelFor(*Target::parse("sm_90")).isReference());
 }
