@@ -234,9 +234,8 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
                                       /*forGPU=*/options.gpuSchedules.has_value());
   // The CPU schedules' register tiles for the target's registers (a module
   // that names its own keeps them).
-  if (options.target.isCPU() && !options.gpuSchedules &&
-      !module->hasAttr(schedule::VectorModel::kAttrName))
-    vectorModelFor(options.target).annotate(module);
+  if (!options.gpuSchedules)
+    annotateVectorModel(module, options.target);
   int21::Int21CPUScheduleOptions scheduleOptions;
   scheduleOptions.knobs = options.knobs;
   scheduleOptions.strict = options.strictSchedules;
@@ -351,6 +350,12 @@ auto ::int21::vectorModelFor(const ::int21::Target &target)
   if (info->checkFeatures("+avx"))
     return {256, 16};
   return {128, 16};
+}
+
+auto ::int21::annotateVectorModel(ModuleOp module,
+                                 const ::int21::Target &target) -> void {
+  if (target.isCPU() && !module->hasAttr(schedule::VectorModel::kAttrName))
+    vectorModelFor(target).annotate(module);
 }
 
 static std::unique_ptr<llvm::TargetMachine>

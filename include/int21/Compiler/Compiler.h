@@ -89,6 +89,9 @@ mlir::FailureOr<runtime::EngineMetadata> describeEntry(mlir::ModuleOp module);
 /// 512 bits with AVX-512, 16 of 256 with AVX, 16 of 128 without; on
 /// AArch64, 32 of 128. The reference model for any other target.
 schedule::VectorModel vectorModelFor(const Target &target);
+/// Writes the vector registers of a CPU `target` on `module` for the
+/// schedules, unless the module names its own (nothing for a GPU).
+void annotateVectorModel(mlir::ModuleOp module, const Target &target);
 
 /// Lowers an imported int21 `module`, in place, to the LLVM dialect. A module
 /// already lowered to linalg (int21-to-linalg's output: linalg on tensors,

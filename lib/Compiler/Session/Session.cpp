@@ -192,8 +192,7 @@ FailureOr<ScheduleSummary> CompileSession::schedule(ModuleOp module,
   ScheduleSummary summary;
   // The default schedules, the knowledge base's and the search's spaces
   // all for the target's vector registers.
-  if (target().isCPU() && !module->hasAttr(schedule::VectorModel::kAttrName))
-    vectorModelFor(target()).annotate(module);
+  annotateVectorModel(module, target());
   if (library) {
     llvm::Expected<unsigned> scheduled = [&]() -> llvm::Expected<unsigned> {
       if (llvm::Error error = search::lowerForScheduling(module))

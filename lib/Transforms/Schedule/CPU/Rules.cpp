@@ -87,12 +87,17 @@ static int64_t pickRows(int64_t rows, int64_t limit) {
 /// the whole row (17 columns: one vector of 17 lanes).
 static int64_t pickColumns(int64_t ow);
 
+/// Whether tiles of `width` leave one element of `extent` over.
+static bool leavesOneOver(int64_t extent, int64_t width) {
+  return width > 1 && extent > width && extent % width == 1;
+}
+
 /// `width` columns of a row of `ow`, narrowed where whole tiles of it
 /// would leave one column over: a tile of one column carries 0-d vectors
 /// through the window loops, which the lowering to LLVM leaves unconverted
 /// (3x3 at 19x19 in tiles of 6 columns, squeezenet on AVX2).
 static int64_t noSingleColumnLeft(int64_t ow, int64_t width) {
-  while (width > 2 && ow > width && ow % width == 1)
+  while (width > 2 && leavesOneOver(ow, width))
     --width;
   return width;
 }
@@ -942,21 +947,20 @@ static Knobs dynamicFilterLanesConvDefaults(llvm::ArrayRef<int64_t> dims,
   return dynamicFilterLanesConvKnobs(dims, vectors);
 }
 
-/// Whether the register tile's columns (reg_w) leave one column of a row
+/// Whether the columns of `knob` (reg_w, ew_vec) leave one column of a row
 /// of `ow` over (see noSingleColumnLeft).
-static bool leavesOneColumn(const Knobs &knobs, int64_t ow, std::string &why) {
-  int64_t width = knobOr0(knobs, "reg_w");
-  if (width > 1 && ow > width && ow % width == 1) {
-    why = "the reg_w columns leave one column of a row over";
-    return true;
-  }
-  return false;
+static bool leavesOneColumn(const Knobs &knobs, llvm::StringRef knob,
+                            int64_t ow, std::string &why) {
+  if (!leavesOneOver(ow, knobOr0(knobs, knob)))
+    return false;
+  why = ("the " + knob + " columns leave one column of a row over").str();
+  return true;
 }
 
 static bool filterLanesConvCheck(const Knobs &knobs,
                                  llvm::ArrayRef<int64_t> dims,
                                  const VectorModel &vectors, std::string &why) {
-  if (dims.size() >= 3 && leavesOneColumn(knobs, dims[2], why))
+  if (dims.size() >= 3 && leavesOneColumn(knobs, "reg_w", dims[2], why))
     return false;
   if (knobOr0(knobs, "reg_fb") > knobOr0(knobs, "par_fb")) {
     why = "register tile filter blocks (reg_fb) exceed the thread tile "
@@ -1134,7 +1138,7 @@ static bool channelLanesDepthwiseCheck(const Knobs &knobs,
                                        llvm::ArrayRef<int64_t> dims,
                                        const VectorModel &vectors,
                                        std::string &why) {
-  if (dims.size() >= 3 && leavesOneColumn(knobs, dims[2], why))
+  if (dims.size() >= 3 && leavesOneColumn(knobs, "reg_w", dims[2], why))
     return false;
   // The vector registers: the accumulators and a weight vector.
   if (knobOr0(knobs, "reg_w") * 16 > accumulatorFloats(vectors)) {
@@ -1306,13 +1310,9 @@ static bool windowTileCheck(const Knobs &knobs, llvm::ArrayRef<int64_t> dims,
   // convolutions of 17-column rows in tiles of 16).
   size_t owDim = ohDim + 1;
   int64_t ow = dims.size() > owDim ? dims[owDim] : 0;
-  for (llvm::StringRef knob : {"reg_w", "ew_vec"}) {
-    int64_t width = knobOr0(knobs, knob);
-    if (width > 1 && ow > width && ow % width == 1) {
-      why = ("the " + knob + " columns leave one column of a row over").str();
+  for (llvm::StringRef knob : {"reg_w", "ew_vec"})
+    if (leavesOneColumn(knobs, knob, ow, why))
       return false;
-    }
-  }
   if (grouped && knobOr0(knobs, "reg_f") > knobOr0(knobs, "par_f")) {
     why = "register tile filters (reg_f) exceed the thread tile (par_f)";
     return false;
