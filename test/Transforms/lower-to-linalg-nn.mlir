@@ -110,6 +110,9 @@ func.func @conv_depthwise_channel_lanes_dynamic(%x: tensor<?x24x?x?xf32>, %b: te
 // channels (16): the pixels' product, weight [F, C] x input [C, H*W], its
 // pixels a dynamic extent, expanded back with the input's H and W; with
 // many (144), the filter-lanes convolution.
+// The batch matmul's maps (below): the weight's shared by the batch.
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-LABEL: func.func @conv_pointwise_dynamic_map
 // CHECK: %[[H:.*]] = tensor.dim %[[X:.*]], %c2
 // CHECK: %[[W:.*]] = tensor.dim %[[X]], %c3
@@ -132,6 +135,35 @@ func.func @conv_pointwise_dynamic_map_wide(%x: tensor<1x144x?x?xf32>) -> tensor<
   %w = arith.constant dense<0.5> : tensor<32x144x1x1xf32>
   %0 = int21.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x144x?x?xf32>, tensor<32x144x1x1xf32>) -> tensor<1x32x?x?xf32>
   return %0 : tensor<1x32x?x?xf32>
+}
+
+// A pointwise convolution of a dynamic batch on maps of any extents with few
+// channels (24): one batch matmul whose weight [F, C] every image's
+// [C, H*W] shares (no copy of it per image), from the broadcast bias,
+// expanded back with the input's N, H and W; a 1x1 map (a
+// squeeze-excitation's layer) is the product of the batch's rows [N, C]
+// with the weight's transpose.
+// CHECK-LABEL: func.func @conv_pointwise_dynamic_batch
+// CHECK: %[[N:.*]] = tensor.dim %[[X:.*]], %c0
+// CHECK: %[[H:.*]] = tensor.dim %[[X]], %c2
+// CHECK: %[[W:.*]] = tensor.dim %[[X]], %c3
+// CHECK: %[[IN:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<?x24x?x?xf32> into tensor<?x24x?xf32>
+// CHECK: linalg.batch_matmul indexing_maps = [{{.*}}] ins(%{{.*}}, %[[IN]] : tensor<48x24xf32>, tensor<?x24x?xf32>) outs(%{{.*}} : tensor<?x48x?xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [%[[N]], 48, %[[H]], %[[W]]] : tensor<?x48x?xf32> into tensor<?x48x?x?xf32>
+// CHECK-LABEL: func.func @conv_pointwise_dynamic_batch_map_of_one
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<?x48x1x1xf32> into tensor<?x48xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x48xf32>, tensor<48x12xf32>) outs(%{{.*}} : tensor<?x12xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2, 3]] output_shape [%{{.*}}, 12, 1, 1] : tensor<?x12xf32> into tensor<?x12x1x1xf32>
+func.func @conv_pointwise_dynamic_batch(%x: tensor<?x24x?x?xf32>, %b: tensor<48xf32>) -> tensor<?x48x?x?xf32> {
+  %w = arith.constant dense<0.5> : tensor<48x24x1x1xf32>
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<?x24x?x?xf32>, tensor<48x24x1x1xf32>, tensor<48xf32>) -> tensor<?x48x?x?xf32>
+  return %0 : tensor<?x48x?x?xf32>
+}
+
+func.func @conv_pointwise_dynamic_batch_map_of_one(%x: tensor<?x48x1x1xf32>, %b: tensor<12xf32>) -> tensor<?x12x1x1xf32> {
+  %w = arith.constant dense<0.5> : tensor<12x48x1x1xf32>
+  %0 = int21.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<?x48x1x1xf32>, tensor<12x48x1x1xf32>, tensor<12xf32>) -> tensor<?x12x1x1xf32>
+  return %0 : tensor<?x12x1x1xf32>
 }
 
 // A 3x3 window, or 8 channels a block: the row form.

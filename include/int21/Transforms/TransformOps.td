@@ -247,6 +247,42 @@ def Int21_TileDynamicByOneOp : Op<Transform_Dialect, "int21.tile_dynamic_by_one"
   }];
 }
 
+def Int21_OverlapRemainderOp : Op<Transform_Dialect, "int21.loop.overlap_remainder", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "Runs a peeled remainder over a dynamic extent as one whole tile overlapping the last";
+  let description = [{
+    `rest` is the remainder loop that `transform.loop.peel` split off
+    `main`, over a dynamic extent (in a fusion group of dynamic shapes): the
+    tile past the last whole one, of fewer elements than a tile has. Where
+    the extent holds a whole tile (`main` ran at least once), the remainder
+    runs instead as one whole tile ending at the extent's end, which
+    overlaps the last tile of `main`: its sizes are static once
+    canonicalized, and it vectorizes as a whole tile does (where a tile
+    partial along the vectors ran one column at a time). The columns the
+    two tiles share are computed twice, alike, and written twice. Otherwise
+    `rest` runs as it is: it is moved into the `else` of an `scf.if`, and
+    the handle keeps it.
+
+    Applies only where a second computation of a column is the first one
+    again: every use of the loop's region iter_args in its body is a
+    `tensor.dim`, the destination of a `tensor.insert_slice`, or a
+    `tensor.extract_slice` whose uses are all inits of structured ops that
+    do not read their init (a fill, an elementwise op, the bias a product
+    starts from). Anything else (an accumulation into the loop's tensor)
+    leaves the loop alone, as does a loop of static bounds.
+
+    ```mlir
+    %main, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.int21.loop.overlap_remainder %rest after %main : !transform.any_op, !transform.any_op
+    ```
+  }];
+  let cppNamespace = "::int21";
+  let arguments = (ins TransformHandleTypeInterface:$rest,
+                       TransformHandleTypeInterface:$main);
+  let assemblyFormat = "$rest `after` $main attr-dict `:` type($rest) `,` type($main)";
+}
+
 def Int21_PadDynamicTileOp : Op<Transform_Dialect, "int21.pad_dynamic_tile", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<TransformOpInterface>]> {

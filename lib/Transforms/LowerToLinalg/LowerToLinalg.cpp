@@ -677,7 +677,7 @@ struct LowerToLinalgPass
     // dimensions of its left operand too.)
     auto fromMatmul = [](Value value) {
       return computedFrom(value, [](linalg::LinalgOp op) {
-        return isa<linalg::MatmulOp>(op) ||
+        return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
                (isa<linalg::GenericOp>(op) && op.getNumReductionLoops() > 0 &&
                 linalg::isaContractionOpInterface(op));
       });

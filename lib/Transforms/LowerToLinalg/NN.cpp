@@ -283,13 +283,19 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
     // One image of static channels; its map may be of any size (a dynamic
     // model's generic code: the pixels, H*W, a dynamic extent), where the
-    // channels are few (see pixelsOnDynamicMap).
+    // channels are few (see pixelsOnDynamicMap). Or a dynamic batch of
+    // images (filter lanes' targets: the CPU), the same product per image.
     bool dynamicMap = !inputType.hasStaticShape();
+    bool dynamicBatch =
+        inputType.getRank() == 4 && ShapedType::isDynamic(inputType.getDimSize(0));
+    bool mapOfOne = inputType.getRank() == 4 && inputType.getDimSize(2) == 1 &&
+                    inputType.getDimSize(3) == 1;
     if (inputType.getRank() != 4 || op.getGroup() != 1 ||
         ShapedType::isDynamic(inputType.getDimSize(1)) ||
-        (dynamicMap && filterLanes &&
+        (dynamicMap && filterLanes && !mapOfOne &&
          !pixelsOnDynamicMap(inputType.getDimSize(1))) ||
-        !weightType.hasStaticShape() || inputType.getDimSize(0) != 1 ||
+        !weightType.hasStaticShape() ||
+        (dynamicBatch ? !filterLanes : inputType.getDimSize(0) != 1) ||
         weightType.getDimSize(2) != 1 || weightType.getDimSize(3) != 1 ||
         llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
         llvm::any_of(op.getPads(), [](int64_t p) { return p != 0; }) ||
@@ -298,7 +304,9 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
       return {};
     int64_t channels = inputType.getDimSize(1),
             filters = weightType.getDimSize(0);
-    int64_t pixels = dynamicMap
+    bool dynamicPixels = ShapedType::isDynamic(inputType.getDimSize(2)) ||
+                         ShapedType::isDynamic(inputType.getDimSize(3));
+    int64_t pixels = dynamicPixels
                          ? ShapedType::kDynamic
                          : inputType.getDimSize(2) * inputType.getDimSize(3);
     Type elementType = resultType.getElementType();
@@ -307,32 +315,39 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     SmallVector<OpFoldResult> outputShape =
         tensor::getMixedSizes(b, loc, adaptor.getInput());
     outputShape[1] = b.getIndexAttr(filters);
-    // (The pixels' extent, where dynamic: set with the input's view.)
-    SmallVector<Value, 1> pixelSizes;
     Value weight = tensor::CollapseShapeOp::create(
         b, loc,
         RankedTensorType::get({filters, channels},
                               weightType.getElementType()),
         adaptor.getWeight(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    // The bias broadcast along the filters' dimension `filterDim` of
+    // `type` (or zeros), its dynamic extents `sizes`.
+    auto initFor = [&](RankedTensorType type, unsigned filterDim,
+                       ValueRange sizes) -> Value {
+      return adaptor.getBias()
+                 ? copyGeneric(b, loc, type, adaptor.getBias(),
+                               AffineMap::get(type.getRank(), 0,
+                                              getAffineDimExpr(filterDim,
+                                                               b.getContext())),
+                               sizes)
+                 : filledTensor(b, loc, type, zeroAttr(elementType), sizes);
+    };
     // lhs x rhs -> [rows, cols] from the bias broadcast along the filters'
     // dimension `filterDim` (or zeros), expanded back to NCHW.
     auto product = [&](Value lhs, Value rhs, int64_t rows, int64_t cols,
                        unsigned filterDim,
                        ArrayRef<ReassociationIndices> toNCHW) -> Value {
       auto type = RankedTensorType::get({rows, cols}, elementType);
-      ValueRange sizes = ShapedType::isDynamic(cols) ? ValueRange(pixelSizes)
-                                                     : ValueRange();
-      Value init =
-          adaptor.getBias()
-              ? copyGeneric(b, loc, type, adaptor.getBias(),
-                            AffineMap::get(2, 0,
-                                           getAffineDimExpr(filterDim,
-                                                            b.getContext())),
-                            sizes)
-              : filledTensor(b, loc, type, zeroAttr(elementType), sizes);
-      Value result = linalg::MatmulOp::create(b, loc, TypeRange{type},
-                                              ValueRange{lhs, rhs}, init)
-                         .getResult(0);
+      SmallVector<Value, 2> sizes;
+      if (ShapedType::isDynamic(rows))
+        sizes.push_back(tensor::DimOp::create(b, loc, lhs, 0));
+      if (ShapedType::isDynamic(cols))
+        sizes.push_back(tensor::DimOp::create(b, loc, rhs, 1));
+      Value result =
+          linalg::MatmulOp::create(b, loc, TypeRange{type},
+                                   ValueRange{lhs, rhs},
+                                   initFor(type, filterDim, sizes))
+              .getResult(0);
       return tensor::ExpandShapeOp::create(b, loc, resultType, result, toNCHW,
                                            outputShape);
     };
@@ -341,21 +356,51 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     auto transposeWeight = [&]() -> Value {
       return transposeTensor(b, loc, weight, {1, 0});
     };
-    if (pixels == 1) {
-      // A 1x1 map (a squeeze-excite block's FC layers): [1, C] x [C, F], so
+    if (mapOfOne) {
+      // A 1x1 map (a squeeze-excite block's FC layers): [N, C] x [C, F], so
       // that the filters lie along the vectors where [F, C] x [C, 1] gave
-      // them one lane.
-      Value row = tensor::CollapseShapeOp::create(
-          b, loc, RankedTensorType::get({1, channels}, elementType),
+      // them one lane; over a dynamic batch, a product of dynamic rows.
+      int64_t batch = inputType.getDimSize(0);
+      Value rows = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({batch, channels}, elementType),
           adaptor.getInput(), ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-      return product(row, transposeWeight(), 1, filters, /*filterDim=*/1,
+      return product(rows, transposeWeight(), batch, filters, /*filterDim=*/1,
                      {{0}, {1, 2, 3}});
+    }
+    if (dynamicBatch) {
+      // Images of a dynamic batch: [N, F, P] = weight [F, C] x input [N, C,
+      // P], a linalg.batch_matmul whose weight's map drops the batch
+      // (@cpu.batch_matmul: one image a thread tile, the register tiles and
+      // remainders of the one-image product).
+      Value images = tensor::CollapseShapeOp::create(
+          b, loc,
+          RankedTensorType::get({ShapedType::kDynamic, channels, pixels},
+                                elementType),
+          adaptor.getInput(), ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      SmallVector<Value, 2> sizes = {tensor::DimOp::create(b, loc, images, 0)};
+      if (dynamicPixels)
+        sizes.push_back(tensor::DimOp::create(b, loc, images, 2));
+      auto type = RankedTensorType::get({ShapedType::kDynamic, filters, pixels},
+                                        elementType);
+      MLIRContext *ctx = b.getContext();
+      AffineExpr n = getAffineDimExpr(0, ctx), f = getAffineDimExpr(1, ctx),
+                 p = getAffineDimExpr(2, ctx), c = getAffineDimExpr(3, ctx);
+      auto maps = b.getAffineMapArrayAttr(
+          {AffineMap::get(4, 0, {f, c}, ctx), AffineMap::get(4, 0, {n, c, p}, ctx),
+           AffineMap::get(4, 0, {n, f, p}, ctx)});
+      Value result =
+          linalg::BatchMatmulOp::create(
+              b, loc, TypeRange{type}, ValueRange{weight, images},
+              initFor(type, /*filterDim=*/1, sizes),
+              {b.getNamedAttr("indexing_maps", maps)})
+              .getResult(0);
+      return tensor::ExpandShapeOp::create(
+          b, loc, resultType, result,
+          ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}}, outputShape);
     }
     Value input = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({channels, pixels}, elementType),
         adaptor.getInput(), ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-    if (dynamicMap)
-      pixelSizes.push_back(tensor::DimOp::create(b, loc, input, 1));
     Operation *weightDef = adaptor.getWeight().getDefiningOp();
     bool constantWeight =
         weightDef && weightDef->hasTrait<::mlir::OpTrait::ConstantLike>() &&

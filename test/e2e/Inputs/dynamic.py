@@ -574,6 +574,56 @@ def grouped(out, rng):
     save(out, "dynamic_grouped", graph, sets)
 
 
+def batch_pointwise(out, rng):
+    """Batches and maps of any size through MobileNetV3's pointwise layers:
+    a pointwise conv of 24 -> 48 channels with bias and HardSwish (the
+    weight shared by every image's product), a squeeze-excitation block
+    (global pooling, 1x1 convs of 48 -> 12 -> 48 on a 1x1 map, ReLU,
+    HardSigmoid, the scale) and a pointwise conv of 48 -> 24 with a
+    residual add; maps of fewer pixels than a register tile, of a tile and
+    a few, and of several tiles."""
+    w1 = (rng.standard_normal((48, 24, 1, 1)) / 5).astype(np.float32)
+    b1 = rng.standard_normal(48).astype(np.float32)
+    ws = (rng.standard_normal((12, 48, 1, 1)) / 7).astype(np.float32)
+    bs = rng.standard_normal(12).astype(np.float32)
+    we = (rng.standard_normal((48, 12, 1, 1)) / 3).astype(np.float32)
+    be = rng.standard_normal(48).astype(np.float32)
+    w2 = (rng.standard_normal((24, 48, 1, 1)) / 7).astype(np.float32)
+    b2 = rng.standard_normal(24).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"]),
+         helper.make_node("HardSwish", ["c1"], ["h1"]),
+         helper.make_node("GlobalAveragePool", ["h1"], ["p"]),
+         helper.make_node("Conv", ["p", "ws", "bs"], ["s1"]),
+         helper.make_node("Relu", ["s1"], ["s2"]),
+         helper.make_node("Conv", ["s2", "we", "be"], ["s3"]),
+         helper.make_node("HardSigmoid", ["s3"], ["s4"], alpha=1 / 6),
+         helper.make_node("Mul", ["h1", "s4"], ["m"]),
+         helper.make_node("Conv", ["m", "w2", "b2"], ["c2"]),
+         helper.make_node("Add", ["c2", "x"], ["y"])],
+        "dynamic_batch_pointwise",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 24, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 24, "height", "width"])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("b1", b1), ("ws", ws), ("bs", bs), ("we", we),
+          ("be", be), ("w2", w2), ("b2", b2)]])
+
+    def hardswish(v):
+        return v * np.clip(v + 3, 0, 6) / 6
+    sets = []
+    for n, h, wd in ((3, 9, 11), (1, 5, 5), (8, 6, 6)):
+        x = rng.standard_normal((n, 24, h, wd)).astype(np.float32)
+        h1 = hardswish(conv2d(x.astype(np.float64), w1, b1, 1, 0))
+        p = h1.mean(axis=(2, 3), keepdims=True)
+        s2 = np.maximum(conv2d(p, ws, bs, 1, 0), 0)
+        s4 = np.clip(conv2d(s2, we, be, 1, 0) / 6 + 0.5, 0, 1)
+        y = (conv2d(h1 * s4, w2, b2, 1, 0) + x).astype(np.float32)
+        sets.append(([("x", x)], [("y", y)]))
+    save(out, "dynamic_batch_pointwise", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -590,6 +640,7 @@ def main(out):
     channels_last_linear(out, rng)
     pointwise_map(out, rng)
     grouped(out, rng)
+    batch_pointwise(out, rng)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
   linalg::LinalgOp anchor = soleAnchor(ops);
   if (!anchor)
     return std::nullopt;
-  bool matmul = isPlainMatmul(anchor);
+  bool matmul = isPlainMatmul(anchor) || isSharedLhsBatchMatmul(anchor);
   bool conv = isPlainConv(anchor);
   // Pooling has the form of a depthwise convolution (its window in place of
   // the weight) and gets its template.

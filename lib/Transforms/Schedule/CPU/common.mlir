@@ -65,6 +65,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // @cpu.peel for the loop along the vectors of register tiles that start
+  // from the bias (or zeros) and leave through the epilogue: a remainder
+  // over a dynamic extent runs as one whole tile overlapping the last full
+  // one where the extent holds a whole tile (its columns along the vectors,
+  // not one at a time), and is tiled by one otherwise.
+  transform.named_sequence @cpu.peel_overlap(%loop: !transform.any_op {transform.readonly}) {
+    transform.sequence %loop : !transform.any_op failures(suppress) {
+    ^bb0(%l: !transform.any_op):
+      %for = transform.cast %l : !transform.any_op to !transform.op<"scf.for">
+      %main, %rest = transform.loop.peel %for : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+      transform.int21.loop.overlap_remainder %rest after %main : !transform.any_op, !transform.any_op
+      transform.int21.tile_dynamic_by_one %rest : !transform.any_op
+    }
+    transform.yield
+  }
+
   // Splits a tile loop whose step does not divide its trip range into a loop
   // of full tiles and a remainder, and nothing more: the remainder's tiles
   // are left for the template (int21.pad_dynamic_tile pads them to whole

@@ -81,7 +81,7 @@ module attributes {transform.with_named_sequence} {
       %mm_1 = transform.structured.match attributes{int21.anchor} in %loop_n : (!transform.any_op) -> !transform.any_op
       %mm_rk, %loop_k = transform.structured.tile_using_for %mm_1 tile_sizes [0, 0, %reg_k]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%loop_n) : (!transform.any_op) -> ()
+      transform.include @cpu.peel_overlap failures(propagate) (%loop_n) : (!transform.any_op) -> ()
       transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
     }
     transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
@@ -152,10 +152,19 @@ module attributes {transform.with_named_sequence} {
       %mm = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
       %mm_k = transform.include @cpu.batch_matmul_cache_tiles failures(propagate) (%mm, %cache_k)
         : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
-      %mm_r, %loop_rb, %loop_rm, %loop_rn, %loop_rk = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, %reg_k]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
-      transform.include @cpu.peel failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+      // (The register tiles' remainders over a dynamic extent outside the
+      // steps over K, as in @cpu.matmul.)
+      %mm_r, %loop_rb, %loop_rm, %loop_rn = transform.structured.tile_using_for %mm_k tile_sizes [1, %reg_m, %reg_n, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel_only failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
+      transform.include @cpu.peel_only failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
+      transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
+      %mm_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %mm_tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        %tile_k, %loop_rk = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, %reg_k]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      }
 
       %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
       transform.foreach %ew : !transform.any_op {
@@ -173,7 +182,7 @@ module attributes {transform.with_named_sequence} {
       %mm_1 = transform.structured.match attributes{int21.anchor} in %loop_n : (!transform.any_op) -> !transform.any_op
       %mm_rk, %loop_k = transform.structured.tile_using_for %mm_1 tile_sizes [0, 0, 0, %reg_k]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%loop_n) : (!transform.any_op) -> ()
+      transform.include @cpu.peel_overlap failures(propagate) (%loop_n) : (!transform.any_op) -> ()
       transform.include @cpu.peel failures(propagate) (%loop_m) : (!transform.any_op) -> ()
     }
     transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()

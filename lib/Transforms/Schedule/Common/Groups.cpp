@@ -131,6 +131,19 @@ bool isPlainMatmul(Operation *op) {
   return false;
 }
 
+bool isSharedLhsBatchMatmul(Operation *op) {
+  auto matmul = dyn_cast<linalg::BatchMatmulOp>(op);
+  if (!matmul || !matmul.hasUserDefinedMaps())
+    return false;
+  MLIRContext *ctx = op->getContext();
+  AffineExpr b = getAffineDimExpr(0, ctx), m = getAffineDimExpr(1, ctx),
+             n = getAffineDimExpr(2, ctx), k = getAffineDimExpr(3, ctx);
+  SmallVector<AffineMap> shared = {AffineMap::get(4, 0, {m, k}, ctx),
+                                   AffineMap::get(4, 0, {b, k, n}, ctx),
+                                   AffineMap::get(4, 0, {b, m, n}, ctx)};
+  return matmul.getIndexingMapsArray() == ArrayRef<AffineMap>(shared);
+}
+
 bool isPlainConv(Operation *op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op);
   return conv && llvm::all_of(conv.getDilations().getValues<int64_t>(),

@@ -111,6 +111,10 @@ linalg::LinalgOp getRoot(FusionGroupOp group);
 /// extents there, since the group computes one value over them).
 bool isElementwiseOver(linalg::LinalgOp op, llvm::ArrayRef<int64_t> shape);
 bool isPlainMatmul(Operation *op);
+/// A linalg.batch_matmul whose left operand is one matrix for every batch,
+/// maps (m, k), (b, k, n), (b, m, n): a pointwise convolution over a
+/// dynamic batch of images (see LowerToLinalg/NN.cpp).
+bool isSharedLhsBatchMatmul(Operation *op);
 bool isPlainConv(Operation *op);
 /// A one-group 2-D convolution with the weight in blocks of 16 filters,
 /// [F/16, C, KH, KW, 16] (see LowerToLinalg/NN.cpp): a generic with loops

@@ -260,6 +260,106 @@ TileDynamicByOneOp::applyToOne(transform::TransformRewriter &rewriter,
   return DiagnosedSilenceableFailure::success();
 }
 
+void OverlapRemainderOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getRestMutable(), effects);
+  transform::onlyReadsHandle(getMainMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+/// Whether running an iteration of `loop` on tiles that overlap those of
+/// other iterations writes there what they wrote: the loop's tensors
+/// (its region iter_args) are only written, never read, in its body (their
+/// slices the inits of structured ops that do not read them, their extents,
+/// the destinations of the tiles' inserts).
+static bool writesAlikeTwice(scf::ForOp loop) {
+  for (BlockArgument arg : loop.getRegionIterArgs())
+    for (OpOperand &use : arg.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tensor::DimOp, scf::YieldOp>(user))
+        continue;
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+          insert && &use == &insert.getDestMutable())
+        continue;
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice)
+        return false;
+      for (OpOperand &sliceUse : slice->getUses()) {
+        auto op = dyn_cast<linalg::LinalgOp>(sliceUse.getOwner());
+        if (!op || !op.isDpsInit(&sliceUse) ||
+            op.payloadUsesValueFromOperand(&sliceUse))
+          return false;
+      }
+    }
+  return true;
+}
+
+DiagnosedSilenceableFailure
+OverlapRemainderOp::apply(transform::TransformRewriter &rewriter,
+                          transform::TransformResults &results,
+                          transform::TransformState &state) {
+  auto rests = llvm::to_vector(state.getPayloadOps(getRest()));
+  auto mains = llvm::to_vector(state.getPayloadOps(getMain()));
+  if (rests.size() != mains.size())
+    return emitSilenceableError()
+           << "expects as many remainders as loops, got " << rests.size()
+           << " and " << mains.size();
+  for (auto [restOp, mainOp] : llvm::zip(rests, mains)) {
+    auto rest = dyn_cast<scf::ForOp>(restOp);
+    auto main = dyn_cast<scf::ForOp>(mainOp);
+    if (!rest || !main)
+      return emitSilenceableError() << "expects scf.for loops";
+    std::optional<int64_t> step = getConstantIntValue(rest.getStep());
+    if (!inDynamicGroup(rest) || !step ||
+        getConstantIntValue(rest.getUpperBound()) || !writesAlikeTwice(rest))
+      continue;
+    // The whole tile ending at the extent's end, where there is a
+    // remainder and the extent holds a whole tile.
+    Location loc = rest.getLoc();
+    rewriter.setInsertionPoint(rest);
+    Value end = rest.getUpperBound();
+    Value start =
+        affine::makeComposedAffineApply(
+            rewriter, loc, getAffineSymbolExpr(0, getContext()) - *step,
+            {OpFoldResult(end)})
+            .getResult();
+    Value partial = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, rest.getLowerBound(), end);
+    Value whole = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                        start, main.getLowerBound());
+    Value overlap = arith::AndIOp::create(rewriter, loc, partial, whole);
+    auto ifOp = scf::IfOp::create(rewriter, loc, rest.getResultTypes(), overlap,
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+    // Then: the body once, at `start`, on the loop's tensors.
+    Block *thenBlock = ifOp.thenBlock();
+    if (!thenBlock->empty())
+      rewriter.eraseOp(thenBlock->getTerminator());
+    rewriter.setInsertionPointToEnd(thenBlock);
+    IRMapping mapping;
+    mapping.map(rest.getInductionVar(), start);
+    for (auto [arg, init] :
+         llvm::zip(rest.getRegionIterArgs(), rest.getInitArgs()))
+      mapping.map(arg, init);
+    for (Operation &op : rest.getBody()->without_terminator())
+      rewriter.clone(op, mapping);
+    auto yield = cast<scf::YieldOp>(rest.getBody()->getTerminator());
+    scf::YieldOp::create(
+        rewriter, loc,
+        llvm::map_to_vector(yield.getOperands(), [&](Value v) {
+          return mapping.lookupOrDefault(v);
+        }));
+    // Else: the loop as it is (the handle keeps it).
+    rewriter.replaceAllUsesWith(rest.getResults(), ifOp.getResults());
+    Block *elseBlock = ifOp.elseBlock();
+    if (!elseBlock->empty())
+      rewriter.eraseOp(elseBlock->getTerminator());
+    rewriter.moveOpBefore(rest, elseBlock, elseBlock->end());
+    rewriter.setInsertionPointToEnd(elseBlock);
+    scf::YieldOp::create(rewriter, loc, rest.getResults());
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
 LogicalResult PadDynamicTileOp::verify() {
   if (getDims().size() != getMultiples().size())
     return emitOpError() << "has " << getDims().size() << " dims and "
