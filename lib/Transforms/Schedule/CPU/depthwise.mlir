@@ -208,16 +208,6 @@ module attributes {transform.with_named_sequence} {
       %conv_p, %l_n, %l_cb, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, 1, 0, 1, %reg_w]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
       transform.include @cpu.peel failures(propagate) (%l_w) : (!transform.any_op) -> ()
-      // The window of every register tile, full or a remainder's: (n, cb, oh,
-      // ow, ci, kh, kw), the channels along the vectors.
-      %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-      transform.foreach %tiles : !transform.any_op {
-      ^bb0(%tile: !transform.any_op):
-        %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 0, 1, 1]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-        %interchanged = transform.structured.interchange %step iterator_interchange = [0, 1, 3, 4, 2, 5, 6]
-          : (!transform.any_op) -> !transform.any_op
-      }
 
       // The epilogue and the bias, along the output row.
       %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
@@ -252,14 +242,16 @@ module attributes {transform.with_named_sequence} {
         %fused_one, %l_one_1 = transform.structured.fuse_into_containing_op %rest_inner into %l_one
           : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
       }
-      %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-      transform.foreach %tiles : !transform.any_op {
-      ^bb0(%tile: !transform.any_op):
-        %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 0, 1, 1]
-          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-        %interchanged = transform.structured.interchange %step iterator_interchange = [0, 1, 3, 4, 2, 5, 6]
-          : (!transform.any_op) -> !transform.any_op
-      }
+    }
+    // The window of every register tile, full or a remainder's: (n, cb, oh,
+    // ow, ci, kh, kw), the channels along the vectors.
+    %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%tile: !transform.any_op):
+      %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 0, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %interchanged = transform.structured.interchange %step iterator_interchange = [0, 1, 3, 4, 2, 5, 6]
+        : (!transform.any_op) -> !transform.any_op
     }
     transform.include @cpu.filter_lanes_vectors failures(propagate) (%group) : (!transform.any_op) -> ()
     transform.yield
