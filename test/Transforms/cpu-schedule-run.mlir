@@ -1,7 +1,8 @@
 // Runs kernels scheduled by int21-cpu-schedule (threads on OpenMP, and
 // sequential) and checks that they compute what the unscheduled kernels
 // compute: a 37x53x29 matmul (no tile divides it), the same with B packed
-// into panels and the K loop unrolled by 2, matmul + bias + relu, a
+// into panels and the K loop unrolled by 2, matmul + bias + relu (also in
+// one thread tile that holds the whole output), a
 // strided convolution with bias and relu, a convolution with bias, residual
 // add and relu over 20 filters, a strided 1x1 convolution, and an
 // elementwise op. The printed
@@ -83,6 +84,29 @@ func.func @matmul_packed(%a: tensor<37x29xf32>, %b: tensor<29x53xf32>) -> tensor
 
 func.func @matmul_bias_relu(%a: tensor<70x96xf32>, %b: tensor<96x80xf32>, %bias: tensor<80xf32>) -> tensor<70x80xf32> {
   %0 = int21.fusion_group {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<70x80xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<70x80xf32>) -> tensor<70x80xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<70x96xf32>, tensor<96x80xf32>) outs(%f : tensor<70x80xf32>) -> tensor<70x80xf32>
+    %add = linalg.generic {indexing_maps = [#id2, affine_map<(d0, d1) -> (d1)>, #id2], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<70x80xf32>, tensor<80xf32>) outs(%e : tensor<70x80xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    } -> tensor<70x80xf32>
+    %relu = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<70x80xf32>) outs(%e : tensor<70x80xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %r = arith.maximumf %x, %zero : f32
+      linalg.yield %r : f32
+    } -> tensor<70x80xf32>
+    int21.yield %relu : tensor<70x80xf32>
+  } : tensor<70x80xf32>
+  return %0 : tensor<70x80xf32>
+}
+
+// One thread tile holding the whole output, the epilogue in passes of its
+// own.
+func.func @matmul_bias_relu_whole(%a: tensor<70x96xf32>, %b: tensor<96x80xf32>, %bias: tensor<80xf32>) -> tensor<70x80xf32> {
+  %0 = int21.fusion_group schedule(#int21.schedule<@cpu.matmul, {par_m = 128 : i64, par_n = 128 : i64, epilogue_regs = 0 : i64}>) {
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<70x80xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<70x80xf32>) -> tensor<70x80xf32>
@@ -206,6 +230,12 @@ func.func @main() {
   %r = call @matmul_bias_relu(%a1s, %b1s, %bias) : (tensor<70x96xf32>, tensor<96x80xf32>, tensor<80xf32>) -> tensor<70x80xf32>
   %rp = tensor.cast %r : tensor<70x80xf32> to tensor<?x?xf32>
   call @print(%rp) : (tensor<?x?xf32>) -> ()
+
+  // CHECK: data =
+  // CHECK-NEXT: [460800]
+  %rwh = call @matmul_bias_relu_whole(%a1s, %b1s, %bias) : (tensor<70x96xf32>, tensor<96x80xf32>, tensor<80xf32>) -> tensor<70x80xf32>
+  %rwhp = tensor.cast %rwh : tensor<70x80xf32> to tensor<?x?xf32>
+  call @print(%rwhp) : (tensor<?x?xf32>) -> ()
 
   // CHECK: data =
   // CHECK-NEXT: [6062]

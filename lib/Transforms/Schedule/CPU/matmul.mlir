@@ -55,14 +55,16 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel_only failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
       transform.include @cpu.peel_only failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
       transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
-      %mm_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      // Matched in the group: the canonicalization folds a thread loop of
+      // one iteration (a thread tile holding the whole output) away.
+      %mm_tiles = transform.structured.match attributes{int21.anchor} in %group : (!transform.any_op) -> !transform.any_op
       transform.foreach %mm_tiles : !transform.any_op {
       ^bb0(%tile: !transform.any_op):
         %tile_k, %loop_rk = transform.structured.tile_using_for %tile tile_sizes [0, 0, %reg_k]
           : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       }
 
-      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %ew = transform.structured.match attributes{int21.ew} in %group : (!transform.any_op) -> !transform.any_op
       transform.foreach %ew : !transform.any_op {
       ^bb0(%op: !transform.any_op):
         %op_r, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [%reg_m, %reg_n]
@@ -159,14 +161,16 @@ module attributes {transform.with_named_sequence} {
       transform.include @cpu.peel_only failures(propagate) (%loop_rn) : (!transform.any_op) -> ()
       transform.include @cpu.peel_only failures(propagate) (%loop_rm) : (!transform.any_op) -> ()
       transform.include @cpu.tile_remainders failures(propagate) (%group) : (!transform.any_op) -> ()
-      %mm_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      // Matched in the group: the canonicalization folds a thread loop of
+      // one iteration (a thread tile holding the whole output) away.
+      %mm_tiles = transform.structured.match attributes{int21.anchor} in %group : (!transform.any_op) -> !transform.any_op
       transform.foreach %mm_tiles : !transform.any_op {
       ^bb0(%tile: !transform.any_op):
         %tile_k, %loop_rk = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, %reg_k]
           : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
       }
 
-      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %ew = transform.structured.match attributes{int21.ew} in %group : (!transform.any_op) -> !transform.any_op
       transform.foreach %ew : !transform.any_op {
       ^bb0(%op: !transform.any_op):
         %op_r, %loop_eb, %loop_em, %loop_en = transform.structured.tile_using_for %op tile_sizes [1, %reg_m, %reg_n]
