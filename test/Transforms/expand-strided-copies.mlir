@@ -18,14 +18,27 @@ func.func @padded_interior(%src: memref<4x28x28xf32>, %dst: memref<4x30x30xf32>)
 
 // -----
 
-// A long or dynamic row: 512-bit vectors, the last one masked (out of
-// bounds allowed).
+// A long or dynamic row: 512-bit vectors in bounds up to the last whole
+// one, then the rest: the row's last whole vector again where the row holds
+// one, a masked vector (out of bounds allowed) where it does not.
 // CHECK-LABEL: func.func @dynamic_rows
 // CHECK: %[[W:.*]] = memref.dim %arg0, %c1
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[W]] step %c16 {
-// CHECK-NEXT: %[[V:.*]] = vector.transfer_read %arg0[%[[R]], %[[J]]], %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<16xf32>
-// CHECK-NEXT: vector.transfer_write %[[V]], %arg1[%[[R]], %[[J]]] : vector<16xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: %[[REST:.*]] = arith.remui %[[W]], %[[STEP:.*]] : index
+// CHECK-NEXT: %[[FULL:.*]] = arith.subi %[[W]], %[[REST]] : index
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[FULL]] step %[[STEP]] {
+// CHECK-NEXT: %[[V:.*]] = vector.transfer_read %arg0[%[[R]], %[[J]]], %{{.*}} {in_bounds = [true]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<16xf32>
+// CHECK-NEXT: vector.transfer_write %[[V]], %arg1[%[[R]], %[[J]]] {in_bounds = [true]} : vector<16xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[REST]]
+// CHECK-NEXT: scf.if %[[PARTIAL]] {
+// CHECK-NEXT: %[[HOLDS:.*]] = arith.cmpi uge, %[[W]], %[[STEP]]
+// CHECK-NEXT: scf.if %[[HOLDS]] {
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[W]], %[[STEP]]
+// CHECK-NEXT: %[[L:.*]] = vector.transfer_read %arg0[%[[R]], %[[LAST]]], %{{.*}} {in_bounds = [true]}
+// CHECK-NEXT: vector.transfer_write %[[L]], %arg1[%[[R]], %[[LAST]]] {in_bounds = [true]}
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[M:.*]] = vector.transfer_read %arg0[%[[R]], %{{.*}}], %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<16xf32>
+// CHECK-NEXT: vector.transfer_write %[[M]], %arg1[%[[R]], %{{.*}}] : vector<16xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>
 func.func @dynamic_rows(%src: memref<?x?xf32, strided<[?, 1], offset: ?>>, %dst: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   memref.copy %src, %dst : memref<?x?xf32, strided<[?, 1], offset: ?>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
   return
@@ -33,10 +46,14 @@ func.func @dynamic_rows(%src: memref<?x?xf32, strided<[?, 1], offset: ?>>, %dst:
 
 // -----
 
-// Bytes: 64 lanes a vector; a static row of 300 is longer than four.
+// Bytes: 64 lanes a vector; a static row of 300 is longer than four: four
+// whole vectors, then the last 64 bytes (from 236) in one more.
 // CHECK-LABEL: func.func @byte_rows
-// CHECK: scf.for %{{.*}} = %c0 to %c300 step %c64 {
-// CHECK: vector.transfer_read {{.*}} : memref<3x300xi8, strided<[512, 1]>>, vector<64xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c64 {
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : memref<3x300xi8, strided<[512, 1]>>, vector<64xi8>
+// CHECK: }
+// CHECK: vector.transfer_read %arg0[%{{.*}}, %c236], {{.*}} {in_bounds = [true]} : memref<3x300xi8, strided<[512, 1]>>, vector<64xi8>
+// CHECK-NOT: scf.if
 func.func @byte_rows(%src: memref<3x300xi8, strided<[512, 1]>>, %dst: memref<3x300xi8>) {
   memref.copy %src, %dst : memref<3x300xi8, strided<[512, 1]>> to memref<3x300xi8>
   return

@@ -223,13 +223,14 @@ def separable(out, rng):
 
 def batch_depthwise(out, rng):
     """A batch of any size, maps of static extents: a depthwise 3x3 conv of
-    16 channels and a 2x2 max pool."""
+    16 channels with a ReLU, and a 2x2 max pool."""
     w = (rng.standard_normal((16, 1, 3, 3)) / 3).astype(np.float32)
     b = rng.standard_normal(16).astype(np.float32)
     graph = helper.make_graph(
         [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1],
                           group=16),
-         helper.make_node("MaxPool", ["c"], ["y"], kernel_shape=[2, 2],
+         helper.make_node("Relu", ["c"], ["r"]),
+         helper.make_node("MaxPool", ["r"], ["y"], kernel_shape=[2, 2],
                           strides=[2, 2])],
         "dynamic_batch_depthwise",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT,
@@ -240,7 +241,7 @@ def batch_depthwise(out, rng):
     sets = []
     for n in (1, 3):
         x = rng.standard_normal((n, 16, 12, 12)).astype(np.float32)
-        c = depthwise(x.astype(np.float64), w, b, 1, 1)
+        c = np.maximum(depthwise(x.astype(np.float64), w, b, 1, 1), 0)
         sets.append(([("x", x)], [("y", maxpool(c, 2, 2, False).astype(np.float32))]))
     save(out, "dynamic_batch_depthwise", graph, sets)
 
@@ -624,6 +625,32 @@ def batch_pointwise(out, rng):
     save(out, "dynamic_batch_pointwise", graph, sets)
 
 
+def row_depthwise(out, rng):
+    """A depthwise 3x3 conv of 12 channels (no block of 8 or 16 divides
+    them: the row form) with ReLU6 on images of any batch and size: rows
+    longer than a register tile with columns over (37), exactly one tile
+    (16), and narrower than one (5); bands with rows over."""
+    w = (rng.standard_normal((12, 1, 3, 3)) / 3).astype(np.float32)
+    b = rng.standard_normal(12).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1],
+                          group=12),
+         helper.make_node("Clip", ["c", "lo", "hi"], ["y"])],
+        "dynamic_row_depthwise",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 12, "height", "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 12, "height", "width"])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w", w), ("b", b), ("lo", np.float32(0)), ("hi", np.float32(6))]])
+    sets = []
+    for n, h, w_ in ((1, 9, 37), (2, 20, 16), (1, 3, 5)):
+        x = rng.standard_normal((n, 12, h, w_)).astype(np.float32)
+        y = np.clip(depthwise(x.astype(np.float64), w, b, 1, 1), 0, 6)
+        sets.append(([("x", x)], [("y", y.astype(np.float32))]))
+    save(out, "dynamic_row_depthwise", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -641,6 +668,7 @@ def main(out):
     pointwise_map(out, rng)
     grouped(out, rng)
     batch_pointwise(out, rng)
+    row_depthwise(out, rng)
 
 
 if __name__ == "__main__":

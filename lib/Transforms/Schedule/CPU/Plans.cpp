@@ -131,7 +131,23 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.sequence = "cpu.depthwise_conv2d_nchw_dynamic";
       plan.dims = {loops[1], loops[2], loops[3], hintedExtent(ih),
                    hintedExtent(iw)};
-      plan.knobs = dynamicDepthwiseKnobs(loops[1]);
+      // A dynamic batch of planes whose extents are static (a model
+      // exported with a dynamic batch alone): the static template's tiles
+      // and the epilogue in the register tiles, no remainder being dynamic
+      // (1 thread, 3x96x40x40 3x3 + ReLU6: 0.37 -> 0.24 ms, static 0.18).
+      SmallVector<int64_t> exact = anchor.getStaticLoopRanges();
+      bool staticPlanes = !ShapedType::isDynamic(exact[2]) &&
+                          !ShapedType::isDynamic(exact[3]) &&
+                          !ShapedType::isDynamic(ih) &&
+                          !ShapedType::isDynamic(iw);
+      // (A group without an epilogue, a pool or a convolution alone, keeps
+      // its accumulators' init apart: epilogue_regs = 1 has nothing to fuse
+      // into a root that is the window op itself.)
+      plan.knobs = staticPlanes
+                       ? depthwiseKnobs(loops[1], loops[2], loops[3], ih, iw)
+                       : dynamicDepthwiseKnobs(loops[1]);
+      if (root == anchor)
+        plan.knobs.erase("epilogue_regs");
     } else if (depthwise) {
       plan.sequence = "cpu.depthwise_conv2d_nchw";
       plan.dims = {loops[1], loops[2], loops[3], ih, iw};

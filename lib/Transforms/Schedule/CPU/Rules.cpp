@@ -933,7 +933,9 @@ Knobs schedule::cpu::dynamicFilterLanesConvKnobs(llvm::ArrayRef<int64_t> dims,
       regFb = fb;
       break;
     }
-  knobs["reg_w"] = 4;
+  // (Rows of a static width under a dynamic batch: no single column over,
+  // see noSingleColumnLeft; 3 columns on rows of 5.)
+  knobs["reg_w"] = noSingleColumnLeft(dims[2], 4);
   knobs["reg_fb"] = regFb;
   knobs["par_fb"] = std::max(knobs["par_fb"], regFb);
   if (knobs["par_fb"] % regFb != 0)
@@ -1090,7 +1092,9 @@ Knobs schedule::cpu::dynamicChannelLanesDepthwiseKnobs(
   Knobs knobs;
   knobs["par_cb"] = 1;
   knobs["par_h"] = std::max<int64_t>(8, 2 * (kh - 1));
-  knobs["reg_w"] = 4;
+  // (Rows of a static width under a dynamic batch: no single column over,
+  // see noSingleColumnLeft; 3 columns on rows of 5.)
+  knobs["reg_w"] = noSingleColumnLeft(dims[2], 4);
   knobs["ew_vec"] = 16;
   return knobs;
 }

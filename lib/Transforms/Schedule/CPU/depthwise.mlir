@@ -257,15 +257,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The row form of a dynamic group, whose output rows and columns only a
-  // run knows: @cpu.depthwise_conv2d_nchw with its epilogue in passes of its
-  // own (epilogue_regs = 0), the register tiles past the last full one of a
-  // thread tile (peeled: the columns beyond a row's last full tile, the rows
-  // beyond the band's last) padded to a whole register tile, so that every
-  // register tile is static and vectorizes as a full one does: its input
-  // window and its accumulators copied into a tile of reg_h x reg_w (zeros
-  // beyond the extents), the valid part of the result written back. The
-  // epilogue's vectors likewise. Knobs as @cpu.depthwise_conv2d_nchw.
+  // The row form of a dynamic group (a dynamic batch, or output rows and
+  // columns that only a run knows): @cpu.depthwise_conv2d_nchw. With its
+  // epilogue in passes of its own (epilogue_regs = 0), the register tiles
+  // past the last full one of a thread tile (peeled: the columns beyond a
+  // row's last full tile, the rows beyond the band's last) padded to a whole
+  // register tile, so that every register tile is static and vectorizes as
+  // a full one does: its input window and its accumulators copied into a
+  // tile of reg_h x reg_w (zeros beyond the extents), the valid part of the
+  // result written back; the epilogue's vectors likewise. With the epilogue
+  // in the register tiles (epilogue_regs = 1, the default of a dynamic
+  // batch of planes of static extents, whose tiles are all static), the
+  // remainders over dynamic extents overlap the last full tile where the
+  // extent holds one. Knobs as @cpu.depthwise_conv2d_nchw.
   transform.named_sequence @cpu.depthwise_conv2d_nchw_dynamic(%group: !transform.any_op {transform.readonly}) attributes {int21.schedule_template} {
     %par_c = transform.tune.knob<"par_c"> options = [1, 2, 4, 8, 16, 32, 64] -> !transform.param<i64>
     %par_h = transform.tune.knob<"par_h"> options = [1, 2, 4, 7, 8, 14, 16, 28, 56, 112] -> !transform.param<i64>
@@ -284,37 +288,61 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
 
-    // Register tiles of reg_h x reg_w outputs of one channel; the partial
-    // ones (peeled) padded to whole tiles.
-    %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    %conv_p, %l_n, %l_c, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_h, %reg_w]
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.include @cpu.peel_only failures(propagate) (%l_w) : (!transform.any_op) -> ()
-    transform.include @cpu.peel_only failures(propagate) (%l_h) : (!transform.any_op) -> ()
-    transform.apply_patterns to %group {
-      transform.apply_patterns.linalg.tiling_canonicalization
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %tiles : !transform.any_op {
-    ^bb0(%tile: !transform.any_op):
-      transform.int21.pad_dynamic_tile %tile dims [2, 3] to [%reg_h, %reg_w] : !transform.any_op, !transform.param<i64>, !transform.param<i64>
-    }
-    // The window of every register tile, one step at a time.
-    %padded_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %padded_tiles : !transform.any_op {
-    ^bb0(%tile: !transform.any_op):
-      %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 1, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    }
+    %regs = transform.tune.knob<"epilogue_regs"> = 0 from options = [0, 1] -> !transform.param<i64>
+    transform.tune.alternatives<"epilogue_regs"> selected_region = %regs : !transform.param<i64> {
+      // Register tiles of reg_h x reg_w outputs of one channel; the partial
+      // ones (peeled) padded to whole tiles.
+      %conv = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %conv_p, %l_n, %l_c, %l_h, %l_w = transform.structured.tile_using_for %conv tile_sizes [1, 1, %reg_h, %reg_w]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel_only failures(propagate) (%l_w) : (!transform.any_op) -> ()
+      transform.include @cpu.peel_only failures(propagate) (%l_h) : (!transform.any_op) -> ()
+      transform.apply_patterns to %group {
+        transform.apply_patterns.linalg.tiling_canonicalization
+        transform.apply_patterns.canonicalization
+      } : !transform.any_op
+      %tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        transform.int21.pad_dynamic_tile %tile dims [2, 3] to [%reg_h, %reg_w] : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+      }
+      // The window of every register tile, one step at a time.
+      %padded_tiles = transform.structured.match attributes{int21.anchor} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %padded_tiles : !transform.any_op {
+      ^bb0(%tile: !transform.any_op):
+        %step, %l_kh, %l_kw = transform.structured.tile_using_for %tile tile_sizes [0, 0, 0, 0, 1, 1]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      }
 
-    // The epilogue and the bias, along the output row.
-    %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
-    transform.foreach %ew : !transform.any_op {
-    ^bb0(%op: !transform.any_op):
-      %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-      transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+      // The epilogue and the bias, along the output row.
+      %ew = transform.structured.match attributes{int21.ew} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      transform.foreach %ew : !transform.any_op {
+      ^bb0(%op: !transform.any_op):
+        %op_r, %e0, %e1, %e2, %e3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %ew_vec]
+          : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+        transform.include @cpu.peel failures(propagate) (%e3) : (!transform.any_op) -> ()
+      }
+
+    }, {
+      // Register tiles of the root (reg_h x reg_w outputs of one channel),
+      // the convolution, its bias and the ops between fused into each, as
+      // @cpu.depthwise_conv2d_nchw's epilogue_regs = 1: the accumulators
+      // start from the bias and leave through the epilogue. A row's columns
+      // past its last full tile, and a band's rows past its last, run as
+      // one whole tile that overlaps the last full one where the extent
+      // holds a tile (a tile only writes its outputs), one at a time
+      // otherwise.
+      %root_1 = transform.structured.match attributes{int21.root} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %root_r, %r_n, %r_c, %r_h, %r_w = transform.structured.tile_using_for %root_1 tile_sizes [1, 1, %reg_h, %reg_w]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+      %inner = transform.structured.match interface{LinalgOp} attributes{int21.fuse} in %forall_1 : (!transform.any_op) -> !transform.any_op
+      %fused_r, %r_w_1 = transform.structured.fuse_into_containing_op %inner into %r_w
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %conv = transform.structured.match attributes{int21.anchor} in %r_w_1 : (!transform.any_op) -> !transform.any_op
+      %conv_k, %l_kh, %l_kw = transform.structured.tile_using_for %conv tile_sizes [0, 0, 0, 0, 1, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.include @cpu.peel_overlap failures(propagate) (%r_w_1) : (!transform.any_op) -> ()
+      transform.include @cpu.peel_overlap failures(propagate) (%r_h) : (!transform.any_op) -> ()
     }
 
     transform.include @cpu.vectorize_windows failures(propagate) (%group) : (!transform.any_op) -> ()

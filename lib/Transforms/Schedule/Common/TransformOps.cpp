@@ -230,6 +230,15 @@ TileDynamicByOneOp::applyToOne(transform::TransformRewriter &rewriter,
                                transform::TransformState &state) {
   if (!inDynamicGroup(target))
     return DiagnosedSilenceableFailure::success();
+  // The remainder of a loop over a static extent (a dynamic group's static
+  // dimension) is static once canonicalized: its ops keep their vectors.
+  // (Tiled by one, a remainder of 8 columns of a depthwise window became
+  // scalar tiles whose vectorization did not end.)
+  if (auto loop = dyn_cast<scf::ForOp>(target);
+      loop && getConstantIntValue(loop.getLowerBound()) &&
+      getConstantIntValue(loop.getUpperBound()) &&
+      getConstantIntValue(loop.getStep()))
+    return DiagnosedSilenceableFailure::success();
   SmallVector<linalg::LinalgOp> dynamic;
   // (An op with no static dimension longer than 1 has nothing to vectorize
   // along: it stays a scalar loop, as its unit vectors would not lower.)
