@@ -651,6 +651,35 @@ def row_depthwise(out, rng):
     save(out, "dynamic_row_depthwise", graph, sets)
 
 
+def batch_small_maps(out, rng):
+    """A batch of any size, maps of 5x5 (the last stage of a network at
+    160x160): a pointwise conv of 128 -> 128 (filters along the vectors) and
+    a depthwise 5x5 conv of 128 channels (channels along the vectors) with
+    ReLU, whose rows of 5 no tile of 4 columns divides."""
+    w1 = (rng.standard_normal((128, 128, 1, 1)) / 11).astype(np.float32)
+    w2 = (rng.standard_normal((128, 1, 5, 5)) / 5).astype(np.float32)
+    b2 = rng.standard_normal(128).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w1"], ["c1"]),
+         helper.make_node("Conv", ["c1", "w2", "b2"], ["c2"],
+                          pads=[2, 2, 2, 2], group=128),
+         helper.make_node("Relu", ["c2"], ["y"])],
+        "dynamic_batch_small_maps",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       ["batch", 128, 5, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["batch", 128, 5, 5])],
+        [numpy_helper.from_array(a, n) for n, a in
+         [("w1", w1), ("w2", w2), ("b2", b2)]])
+    sets = []
+    for n in (1, 3):
+        x = rng.standard_normal((n, 128, 5, 5)).astype(np.float32)
+        c1 = conv2d(x.astype(np.float64), w1, np.zeros(128), 1, 0)
+        y = np.maximum(depthwise(c1, w2, b2, 1, 2), 0)
+        sets.append(([("x", x)], [("y", y.astype(np.float32))]))
+    save(out, "dynamic_batch_small_maps", graph, sets)
+
+
 def main(out):
     rng = np.random.default_rng(21)
     shuffle(out, rng)
@@ -669,6 +698,7 @@ def main(out):
     grouped(out, rng)
     batch_pointwise(out, rng)
     row_depthwise(out, rng)
+    batch_small_maps(out, rng)
 
 
 if __name__ == "__main__":
