@@ -208,7 +208,14 @@ FailureOr<ScheduleSummary> CompileSession::schedule(ModuleOp module,
     summary.groups = *scheduled;
     return summary;
   }
-  if (opts.tune) {
+  // A search times kernels at their shapes: the generic code of a dynamic
+  // model (kernels of sizes only a run knows) keeps its default schedules,
+  // the code specialised for a profile's shapes is searched.
+  auto dynamicModel = [&] {
+    FailureOr<runtime::EngineMetadata> entry = describeEntry(module);
+    return succeeded(entry) && entry->isDynamic();
+  };
+  if (opts.tune && !dynamicModel()) {
     llvm::raw_null_ostream nowhere;
     llvm::Expected<search::TuneResult> result = search::tuneAndApply(
         module, *opts.tune, opts.progress ? *opts.progress : nowhere);
