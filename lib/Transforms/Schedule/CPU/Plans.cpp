@@ -140,14 +140,9 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
                           !ShapedType::isDynamic(exact[3]) &&
                           !ShapedType::isDynamic(ih) &&
                           !ShapedType::isDynamic(iw);
-      // (A group without an epilogue, a pool or a convolution alone, keeps
-      // its accumulators' init apart: epilogue_regs = 1 has nothing to fuse
-      // into a root that is the window op itself.)
       plan.knobs = staticPlanes
                        ? depthwiseKnobs(loops[1], loops[2], loops[3], ih, iw)
                        : dynamicDepthwiseKnobs(loops[1]);
-      if (root == anchor)
-        plan.knobs.erase("epilogue_regs");
     } else if (depthwise) {
       plan.sequence = "cpu.depthwise_conv2d_nchw";
       plan.dims = {loops[1], loops[2], loops[3], ih, iw};
@@ -166,6 +161,13 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.knobs = groupedConvKnobs(loops[1], loops[2], loops[3], loops[4],
                                     loops[5], ih, iw, vectors);
     }
+    // A depthwise group without an epilogue (a pool, a convolution alone)
+    // keeps its accumulators' init apart: epilogue_regs = 1 has nothing to
+    // fuse into a root that is the window op itself (its region does not
+    // apply, and the group fell back to the first with the schedule saying
+    // otherwise).
+    if (depthwise && root == anchor)
+      plan.knobs.erase("epilogue_regs");
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
   }
