@@ -161,12 +161,12 @@ std::optional<Plan> planAnchored(FusionGroupOp group, linalg::LinalgOp root,
       plan.knobs = groupedConvKnobs(loops[1], loops[2], loops[3], loops[4],
                                     loops[5], ih, iw, vectors);
     }
-    // A depthwise group without an epilogue (a pool, a convolution alone)
+    // A window group without an epilogue (a pool, a convolution alone)
     // keeps its accumulators' init apart: epilogue_regs = 1 has nothing to
     // fuse into a root that is the window op itself (its region does not
     // apply, and the group fell back to the first with the schedule saying
     // otherwise).
-    if (depthwise && root == anchor)
+    if (root == anchor)
       plan.knobs.erase("epilogue_regs");
     tagWindowProducers(plan, group, root, anchor, ops);
     return plan;
