@@ -494,13 +494,6 @@ static LogicalResult copyByRows(RewriterBase &rewriter, memref::CopyOp copy) {
                          move(b, column, vector, /*inBounds=*/true);
                          scf::YieldOp::create(b, loc);
                        });
-    auto overlapped = [&](OpBuilder &b, Location loc) {
-      move(b, b.createOrFold<arith::SubIOp>(loc, rowSize, step), vector,
-           /*inBounds=*/true);
-    };
-    auto masked = [&](OpBuilder &b, Location loc) {
-      move(b, zero, vector, /*inBounds=*/false);
-    };
     Value partial = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                           rest, zero);
     scf::IfOp::create(b, loc, partial, [&](OpBuilder &b, Location loc) {
@@ -509,11 +502,12 @@ static LogicalResult copyByRows(RewriterBase &rewriter, memref::CopyOp copy) {
       scf::IfOp::create(
           b, loc, holds,
           [&](OpBuilder &b, Location loc) {
-            overlapped(b, loc);
+            Value last = arith::SubIOp::create(b, loc, rowSize, step);
+            move(b, last, vector, /*inBounds=*/true);
             scf::YieldOp::create(b, loc);
           },
           [&](OpBuilder &b, Location loc) {
-            masked(b, loc);
+            move(b, zero, vector, /*inBounds=*/false);
             scf::YieldOp::create(b, loc);
           });
       scf::YieldOp::create(b, loc);

@@ -586,15 +586,12 @@ int main(int argc, char **argv) {
     }
     // A search times kernels of static shapes: the generic code of a
     // dynamic model keeps its default schedules. Say so, and how to tune.
-    if (tuneFlag && shapeProfiles.empty() && shapeBuckets.empty()) {
-      FailureOr<::int21::runtime::EngineMetadata> entry =
-          ::int21::describeEntry(module);
-      if (succeeded(entry) && entry->isDynamic())
-        llvm::errs() << "int21-compile: --tune: the model has dynamic extents: "
-                        "its generic code keeps the default schedules; give "
-                        "--shape-profile or --shape-bucket to tune code "
-                        "specialised for shapes\n";
-    }
+    if (scheduled->searchSkippedDynamic && shapeProfiles.empty() &&
+        shapeBuckets.empty())
+      llvm::errs() << "int21-compile: --tune: the model has dynamic extents: "
+                      "its generic code keeps the default schedules; give "
+                      "--shape-profile or --shape-bucket to tune code "
+                      "specialised for shapes\n";
     using Source = ::int21::ScheduleSummary::Source;
     if (scheduled->source == Source::Library)
       llvm::errs() << "int21-compile: " << scheduled->groups

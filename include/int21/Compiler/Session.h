@@ -130,6 +130,10 @@ struct ScheduleSummary {
   unsigned threads = 0;
   /// Search: what it found.
   std::optional<search::TuneResult> tuned;
+  /// A search was asked for, but the module is the generic code of a
+  /// dynamic model (kernels of sizes only a run knows): it keeps its
+  /// default schedules (or the knowledge base's).
+  bool searchSkippedDynamic = false;
 };
 
 class CompileSession {

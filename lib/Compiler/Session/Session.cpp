@@ -211,11 +211,11 @@ FailureOr<ScheduleSummary> CompileSession::schedule(ModuleOp module,
   // A search times kernels at their shapes: the generic code of a dynamic
   // model (kernels of sizes only a run knows) keeps its default schedules,
   // the code specialised for a profile's shapes is searched.
-  auto dynamicModel = [&] {
+  if (opts.tune) {
     FailureOr<runtime::EngineMetadata> entry = describeEntry(module);
-    return succeeded(entry) && entry->isDynamic();
-  };
-  if (opts.tune && !dynamicModel()) {
+    summary.searchSkippedDynamic = succeeded(entry) && entry->isDynamic();
+  }
+  if (opts.tune && !summary.searchSkippedDynamic) {
     llvm::raw_null_ostream nowhere;
     llvm::Expected<search::TuneResult> result = search::tuneAndApply(
         module, *opts.tune, opts.progress ? *opts.progress : nowhere);
