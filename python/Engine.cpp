@@ -322,14 +322,26 @@ py::object PyEngine::run(py::args args, py::kwargs kwargs) const {
     inputPointers.push_back(array.data());
 
   std::string error;
+  std::vector<std::vector<int64_t>> ranShapes;
   {
     py::gil_scoped_release release;
-    if (llvm::Error e =
-            engine->run(inputPointers, inputShapes, outputPointers))
+    if (llvm::Error e = engine->run(inputPointers, inputShapes,
+                                    outputPointers, &ranShapes))
       error = llvm::toString(std::move(e));
   }
   if (!error.empty())
     throw EngineFailure(error);
+  // An output with extents computed from data (NonZero's count) holds its
+  // elements first in the buffer allocated at their bound: a view of them.
+  for (auto [i, shape] : llvm::enumerate(ranShapes))
+    if (shape != *std::next(outputShapes->begin(), i)) {
+      py::array whole = outputs[i];
+      int64_t elements = 1;
+      for (int64_t d : shape)
+        elements *= d;
+      outputs[i] = whole.attr("reshape")(-1)[py::slice(0, elements, 1)]
+                       .attr("reshape")(py::tuple(py::cast(shape)));
+    }
 
   if (!listForm) {
     py::dict result;

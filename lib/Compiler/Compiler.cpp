@@ -214,22 +214,27 @@ auto ::int21::describeEntry(ModuleOp module) -> FailureOr<EngineMetadata> {
 // Lowering
 //===----------------------------------------------------------------------===//
 
+/// Whether `module` still holds int21 ops other than fusion groups (and
+/// the extents the lowering leaves for int21-dynamic-signature).
+static bool needsLinalgLowering(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        if (isa<int21::FusionGroupOp, int21::YieldOp,
+                int21::BoundedExtentOp>(op) ||
+            !isa<int21::Int21Dialect>(op->getDialect()))
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
 auto ::int21::lowerToLLVMDialect(ModuleOp module,
                                         const ::int21::CompileOptions &options) -> LogicalResult {
   PassManager pm(module.getContext());
   if (options.timing)
     pm.enableTiming(*options.timing);
   // int21 ops other than fusion groups still need lowering to linalg.
-  bool lowered = !module
-                      .walk([](Operation *op) {
-                        if (isa<int21::FusionGroupOp,
-                                int21::YieldOp>(op) ||
-                            !isa<int21::Int21Dialect>(op->getDialect()))
-                          return WalkResult::advance();
-                        return WalkResult::interrupt();
-                      })
-                      .wasInterrupted();
-  if (!lowered)
+  if (needsLinalgLowering(module))
     int21::buildInt21ToLinalgPipeline(pm,
                                       /*forGPU=*/options.gpuSchedules.has_value());
   // The CPU schedules' register tiles for the target's registers (a module
@@ -256,17 +261,6 @@ auto ::int21::lowerToLLVMDialect(ModuleOp module,
   return pm.run(module);
 }
 
-/// Whether `module` still holds int21 ops other than fusion groups.
-static bool needsLinalgLowering(ModuleOp module) {
-  return module
-      .walk([](Operation *op) {
-        if (isa<int21::FusionGroupOp, int21::YieldOp>(op) ||
-            !isa<int21::Int21Dialect>(op->getDialect()))
-          return WalkResult::advance();
-        return WalkResult::interrupt();
-      })
-      .wasInterrupted();
-}
 
 auto ::int21::lowerToGPUHost(ModuleOp module,
                              const ::int21::CompileOptions &options)
@@ -448,6 +442,30 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
       }
       meta.shapeValueInputs.push_back(meta.inputs[index.getInt()].name);
     }
+  // The output extents the run computes from data: slots of the extents
+  // array (the inputs' dynamic extents, then the outputs').
+  if (auto slots = module->getAttrOfType<ArrayAttr>("int21.data_extents")) {
+    SmallVector<std::pair<size_t, int64_t>> dims;
+    size_t inputSlots = 0;
+    for (const TensorSpec &spec : meta.inputs)
+      for (int64_t d : spec.shape)
+        inputSlots += d == TensorSpec::kDynamicExtent;
+    for (size_t o = 0; o < meta.outputs.size(); ++o)
+      for (auto [d, extent] : llvm::enumerate(meta.outputs[o].shape))
+        if (extent == TensorSpec::kDynamicExtent)
+          dims.push_back({o, (int64_t)d});
+    for (auto slot : slots.getAsRange<IntegerAttr>()) {
+      int64_t k = slot.getInt() - (int64_t)inputSlots;
+      if (k < 0 || k >= (int64_t)dims.size()) {
+        module.emitError("extent slot ")
+            << slot.getInt() << " computed from data is no output's";
+        return nullptr;
+      }
+      meta.outputs[dims[k].first].dataDims.push_back(dims[k].second);
+    }
+    for (TensorSpec &spec : meta.outputs)
+      llvm::sort(spec.dataDims);
+  }
   for (NamedAttribute attr : llvm::to_vector(module->getDiscardableAttrs()))
     if (!attr.getName().strref().starts_with("llvm.") &&
         !attr.getName().strref().starts_with("dlti."))

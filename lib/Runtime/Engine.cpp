@@ -46,6 +46,15 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
   storage = std::shared_ptr<void>(p, Free());
 }
 
+void Tensor::shrinkTo(std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  assert(n <= numElements() && "a tensor shrinks to fewer elements only");
+  (void)n;
+  dims = std::move(shape);
+}
+
 int64_t Tensor::numElements() const {
   int64_t n = 1;
   for (int64_t d : dims)
@@ -582,6 +591,36 @@ int Engine::specializationFor(
   return -1;
 }
 
+/// The outputs' shapes of `meta` from an extents array (the outputs'
+/// extents follow the inputs'), each extent within [0, its bound in
+/// `bounds`].
+static Expected<std::vector<std::vector<int64_t>>>
+shapesFromExtents(const EngineMetadata &meta, StringRef name,
+                  ArrayRef<int64_t> extents, ArrayRef<int64_t> bounds) {
+  std::vector<std::vector<int64_t>> result;
+  size_t next = 0;
+  for (const TensorSpec &spec : meta.inputs)
+    for (int64_t d : spec.shape)
+      next += d == TensorSpec::kDynamicExtent;
+  for (const TensorSpec &spec : meta.outputs) {
+    std::vector<int64_t> shape = spec.shape;
+    for (int64_t &extent : shape)
+      if (extent == TensorSpec::kDynamicExtent) {
+        extent = extents[next];
+        if (extent < 0)
+          return engineError(name, "output '" + spec.name +
+                                       "' got a negative extent");
+        if (extent > bounds[next])
+          return engineError(name, "output '" + spec.name + "' got extent " +
+                                       Twine(extent) + ", above its bound " +
+                                       Twine(bounds[next]));
+        ++next;
+      }
+    result.push_back(std::move(shape));
+  }
+  return result;
+}
+
 Expected<std::vector<std::vector<int64_t>>>
 Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes,
                      ArrayRef<const void *> inputs) const {
@@ -612,24 +651,9 @@ Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes,
   Expected<std::vector<int64_t>> extents = extentsFor(inputShapes, inputs);
   if (!extents)
     return extents.takeError();
-  // The outputs' extents follow the inputs'.
-  size_t next = 0;
-  for (const TensorSpec &spec : metadata().inputs)
-    for (int64_t d : spec.shape)
-      next += d == TensorSpec::kDynamicExtent;
-  for (const TensorSpec &spec : metadata().outputs) {
-    std::vector<int64_t> shape = spec.shape;
-    for (int64_t &d : shape)
-      if (d == TensorSpec::kDynamicExtent) {
-        d = (*extents)[next++];
-        if (d < 0)
-          return engineError(name, "output '" + spec.name +
-                                       "' got a negative extent");
-      }
-    result.push_back(std::move(shape));
-  }
-  return result;
+  return shapesFromExtents(metadata(), name, *extents, *extents);
 }
+
 
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<void *> outputs) const {
@@ -642,13 +666,25 @@ Error Engine::run(ArrayRef<const void *> inputs,
 
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<std::vector<int64_t>> inputShapes,
-                  ArrayRef<void *> outputs) const {
-  return runShaped(inputs, inputShapes, outputs, /*ms=*/nullptr);
+                  ArrayRef<void *> outputs,
+                  std::vector<std::vector<int64_t>> *ranShapes) const {
+  return runShaped(inputs, inputShapes, outputs, /*ms=*/nullptr, ranShapes);
+}
+
+bool Engine::hasDataExtents() const {
+  return llvm::any_of(metadata().outputs,
+                      [](const TensorSpec &spec) { return spec.hasDataDims(); });
 }
 
 Error Engine::runShaped(ArrayRef<const void *> inputs,
                         ArrayRef<std::vector<int64_t>> inputShapes,
-                        ArrayRef<void *> outputs, double *ms) const {
+                        ArrayRef<void *> outputs, double *ms,
+                        std::vector<std::vector<int64_t>> *ranShapes) const {
+  if (ranShapes && !isDynamic()) {
+    ranShapes->clear();
+    for (const TensorSpec &spec : metadata().outputs)
+      ranShapes->push_back(spec.shape);
+  }
   if (!isDynamic()) {
     if (Expected<std::vector<std::vector<int64_t>>> checked =
             outputShapes(inputShapes);
@@ -678,6 +714,9 @@ Error Engine::runShaped(ArrayRef<const void *> inputs,
     extents = std::move(*computed);
     code = codes.front().get();
   }
+  // What the shape query gave: the run overwrites the extents it computes
+  // from data, which must lie within.
+  std::vector<int64_t> bounds = extents;
   auto start = std::chrono::steady_clock::now();
   if (Error error =
           runChecked(code, inputs, inputShapes, outputs, /*deviceMs=*/nullptr,
@@ -686,6 +725,21 @@ Error Engine::runShaped(ArrayRef<const void *> inputs,
   auto end = std::chrono::steady_clock::now();
   if (ms)
     *ms = std::chrono::duration<double, std::milli>(end - start).count();
+  if (!ranShapes)
+    return Error::success();
+  // The outputs' shapes: a specialisation's are static; the generic code's
+  // follow the extents array, where the run wrote those computed from data.
+  ranShapes->clear();
+  if (code != codes.front().get()) {
+    for (const TensorSpec &spec : code->meta->outputs)
+      ranShapes->push_back(spec.shape);
+    return Error::success();
+  }
+  Expected<std::vector<std::vector<int64_t>>> shapes =
+      shapesFromExtents(metadata(), name, extents, bounds);
+  if (!shapes)
+    return shapes.takeError();
+  *ranShapes = std::move(*shapes);
   return Error::success();
 }
 
@@ -787,8 +841,12 @@ Expected<std::vector<Tensor>> Engine::run(ArrayRef<Tensor> inputs) const {
     results.emplace_back(spec.dtype, shape);
     out.push_back(results.back().data());
   }
-  if (Error error = run(in, shapes, out))
+  std::vector<std::vector<int64_t>> ranShapes;
+  if (Error error = run(in, shapes, out, &ranShapes))
     return std::move(error);
+  for (auto [tensor, shape] : llvm::zip(results, ranShapes))
+    if (tensor.shape() != shape)
+      tensor.shrinkTo(std::move(shape));
   return results;
 }
 

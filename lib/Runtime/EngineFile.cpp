@@ -87,6 +87,8 @@ static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
             json::Object{{"min", b.min}, {"max", b.max}, {"node", b.node}});
       object["index_bounds"] = std::move(bounds);
     }
+    if (spec.hasDataDims())
+      object["data_dims"] = spec.dataDims;
     if (spec.hasProfile())
       object["profile"] = json::Object{{"min", spec.profileMin},
                                        {"opt", spec.profileOpt},
@@ -211,7 +213,7 @@ std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
     for (auto [d, dim] : llvm::enumerate(spec.shape)) {
       os << (d ? "x" : "");
       if (dim == TensorSpec::kDynamicExtent)
-        os << '?';
+        os << (llvm::is_contained(spec.dataDims, (int64_t)d) ? "?data" : "?");
       else
         os << dim;
     }
@@ -380,6 +382,22 @@ specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
                                        "' needs integers min <= max and a "
                                        "node");
         spec.indexBounds.push_back({*min, *max, node->str()});
+      }
+    }
+    if (const json::Value *dims = object->get("data_dims")) {
+      const json::Array *list = dims->getAsArray();
+      if (!list || list->empty())
+        return engineError(path, "'data_dims' of '" + *name +
+                                     "' must be a list of dimensions");
+      for (const json::Value &entry : *list) {
+        std::optional<int64_t> d = entry.getAsInteger();
+        if (!d || *d < 0 || *d >= (int64_t)spec.shape.size() ||
+            spec.shape[*d] != TensorSpec::kDynamicExtent ||
+            (!spec.dataDims.empty() && *d <= spec.dataDims.back()))
+          return engineError(path, "'data_dims' of '" + *name +
+                                       "' must list dynamic dimensions of "
+                                       "its shape in increasing order");
+        spec.dataDims.push_back(*d);
       }
     }
     if (const json::Value *profile = object->get("profile")) {

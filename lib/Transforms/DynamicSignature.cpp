@@ -15,6 +15,7 @@
 // data); the module's `int21.shape_value_arguments` lists those inputs.
 //===----------------------------------------------------------------------===//
 
+#include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -103,14 +105,53 @@ struct DimOfView : OpRewritePattern<memref::DimOp> {
   }
 };
 
+/// The buffer `value` is at run time when it is a result of loops and
+/// branches that carry one buffer through unchanged (bufferized in place: a
+/// loop that fills the positions of NonZero), else `value`.
+Value carriedBuffer(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !isa<MemRefType>(value.getType()))
+    return value;
+  unsigned i = result.getResultNumber();
+  if (auto loop = dyn_cast<scf::ForOp>(result.getOwner())) {
+    Value yielded = loop.getYieldedValues()[i];
+    if (carriedBuffer(yielded) != loop.getRegionIterArgs()[i])
+      return value;
+    return carriedBuffer(loop.getInitArgs()[i]);
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(result.getOwner())) {
+    if (branch.getElseRegion().empty())
+      return value;
+    Value then = carriedBuffer(branch.thenYield().getOperand(i));
+    Value otherwise = carriedBuffer(branch.elseYield().getOperand(i));
+    return then == otherwise ? then : value;
+  }
+  return value;
+}
+
+/// The extent of a buffer carried through loops is its initial buffer's.
+struct DimOfCarriedBuffer : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DimOp dim,
+                                PatternRewriter &rewriter) const override {
+    Value buffer = carriedBuffer(dim.getSource());
+    if (buffer == dim.getSource())
+      return failure();
+    rewriter.modifyOpInPlace(
+        dim, [&] { dim.getSourceMutable().assign(buffer); });
+    return success();
+  }
+};
+
 struct DynamicSignaturePass
     : int21::impl::Int21DynamicSignatureBase<DynamicSignaturePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
-    if (!main || main.isExternal() ||
-        !llvm::any_of(main.getArgumentTypes(), isDynamicMemRef))
+    if (!main || main.isExternal())
       return;
+    if (!llvm::any_of(main.getArgumentTypes(), isDynamicMemRef))
+      return resolveBoundedExtents(main);
     if (!main.getBody().hasOneBlock())
       return fail(main, "@main has more than one block");
     if (module.lookupSymbol("int21_shapes"))
@@ -167,7 +208,7 @@ struct DynamicSignaturePass
       memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
       memref::populateResolveShapedTypeResultDimsPatterns(patterns);
       memref::DimOp::getCanonicalizationPatterns(patterns, ctx);
-      patterns.add<DimOfView>(ctx);
+      patterns.add<DimOfView, DimOfCarriedBuffer>(ctx);
       GreedyRewriteConfig config;
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
       // The dim ops may fold away: follow their values through a
@@ -211,13 +252,22 @@ struct DynamicSignaturePass
                                "' depends on " + why +
                                ": int21 checks extents before the run only");
     }
+    // The slots of the extents the run computes from data (and the outputs
+    // they belong to): @int21_shapes gives their bounds.
+    SmallVector<int64_t> dataSlots;
+    llvm::SmallDenseSet<BlockArgument> dataOutputs;
     for (auto &[slot, value] : outputValues) {
       std::string why;
-      if (failed(collectSlice(value, main, isOutput, slice, why))) {
+      bool fromData = false;
+      if (failed(collectSlice(value, main, isOutput, slice, why, &fromData))) {
         return fail(main, "an output's extent (slot " + Twine(slot) +
                               ") is computed from " + why +
                               ": int21 computes output extents from the "
                               "inputs' extents and values only");
+      }
+      if (fromData) {
+        dataSlots.push_back(slot);
+        dataOutputs.insert(extents[slot].arg);
       }
     }
     // @int21_shapes(extents, @main's arguments...): the arguments as @main
@@ -264,6 +314,12 @@ struct DynamicSignaturePass
         auto arg = cast<BlockArgument>(load.getMemRef());
         mapping.map(arg, entry->getArgument(arg.getArgNumber() + 1));
         b.clone(*op, mapping);
+        continue;
+      }
+      // The shape query answers a bound of an extent computed from data.
+      if (auto bounded = dyn_cast<BoundedExtentOp>(op)) {
+        mapping.map(bounded.getResult(),
+                    mapping.lookupOrDefault(bounded.getBound()));
         continue;
       }
       if (auto dim = dyn_cast<memref::DimOp>(op)) {
@@ -313,6 +369,12 @@ struct DynamicSignaturePass
     func::ReturnOp::create(b, loc, ValueRange{status});
     if (!messages.empty())
       module->setAttr("int21.extent_checks", ArrayAttr::get(ctx, messages));
+    if (!dataSlots.empty()) {
+      SmallVector<Attribute> slots;
+      for (int64_t slot : dataSlots)
+        slots.push_back(b.getI64IntegerAttr(slot));
+      module->setAttr("int21.data_extents", ArrayAttr::get(ctx, slots));
+    }
     for (cf::AssertOp check : checks)
       check->erase();
 
@@ -328,18 +390,45 @@ struct DynamicSignaturePass
     Value array = main.getArgument(extentsIndex);
     rewriter.setInsertionPointToStart(&body);
     SmallVector<Type> argTypes(main.getArgumentTypes());
+    auto valueOfSlot = [&](int64_t slot) -> Value {
+      for (auto &[s, value] : outputValues)
+        if (s == slot)
+          return value;
+      return {};
+    };
     for (BlockArgument arg : body.getArguments()) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type || type.hasStaticShape())
         continue;
       Location loc = arg.getLoc();
+      // An output with extents computed from data is viewed at them where
+      // it is written, and the run gives them back in the extents array.
+      bool fromData = dataOutputs.contains(arg);
+      OpBuilder::InsertPoint start = rewriter.saveInsertionPoint();
+      if (fromData)
+        rewriter.setInsertionPoint(outputs[arg]);
       SmallVector<OpFoldResult> sizes, strides(type.getRank());
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        sizes.push_back(type.isDynamicDim(d)
-                            ? OpFoldResult(loadExtent(rewriter, loc, array,
-                                                      slotOf(arg, d)))
-                            : OpFoldResult(rewriter.getIndexAttr(
-                                  type.getDimSize(d))));
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d)) {
+          sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+          continue;
+        }
+        int64_t slot = slotOf(arg, d);
+        if (!fromData) {
+          sizes.push_back(loadExtent(rewriter, loc, array, slot));
+          continue;
+        }
+        Value extent = valueOfSlot(slot);
+        if (auto constant = getConstantIntValue(extent))
+          extent = arith::ConstantIndexOp::create(rewriter, loc, *constant);
+        memref::StoreOp::create(
+            rewriter, loc,
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       extent),
+            array,
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, slot)});
+        sizes.push_back(extent);
+      }
       // Row-major strides: products of the extents after each dimension.
       OpFoldResult stride = rewriter.getIndexAttr(1);
       for (int64_t d = type.getRank() - 1; d >= 0; --d) {
@@ -353,6 +442,8 @@ struct DynamicSignaturePass
       auto view = memref::ReinterpretCastOp::create(
           rewriter, loc, type, arg, rewriter.getIndexAttr(0), sizes, strides);
       rewriter.replaceAllUsesExcept(arg, view.getResult(), view);
+      if (fromData)
+        rewriter.restoreInsertionPoint(start);
     }
     main.setType(FunctionType::get(ctx, argTypes,
                                    main.getFunctionType().getResults()));
@@ -369,16 +460,29 @@ struct DynamicSignaturePass
       rewriter.eraseOp(copy);
       rewriter.replaceOp(alloc, target);
     }
+    resolveBoundedExtents(main);
+  }
+
+  /// @main computes the extents the run computes from data.
+  static void resolveBoundedExtents(func::FuncOp main) {
+    main.walk([](BoundedExtentOp op) {
+      op.getResult().replaceAllUsesWith(op.getExtent());
+      op->erase();
+    });
   }
 
   /// Adds to `slice` the ops of @main that `value` is computed from, when
   /// they are pure arithmetic on the extents of @main's arguments and the
   /// elements of its inputs of static shape; else says what it depends on
   /// in `why`.
+  /// An extent the run computes from data (int21.bounded_extent) is
+  /// allowed where `fromData` is given, which is then set: the slice computes
+  /// its bound.
   static LogicalResult
   collectSlice(Value value, func::FuncOp main,
                llvm::function_ref<bool(BlockArgument)> isOutput,
-               SetVector<Operation *> &slice, std::string &why) {
+               SetVector<Operation *> &slice, std::string &why,
+               bool *fromData = nullptr) {
     SmallVector<Value> worklist = {value};
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
@@ -386,6 +490,16 @@ struct DynamicSignaturePass
       if (!def) {
         why = "a value that is not an extent";
         return failure();
+      }
+      if (auto bounded = dyn_cast<BoundedExtentOp>(def)) {
+        if (!fromData) {
+          why = "an extent computed from the values of a tensor";
+          return failure();
+        }
+        *fromData = true;
+        slice.insert(def);
+        worklist.push_back(bounded.getBound());
+        continue;
       }
       if (slice.contains(def))
         continue;

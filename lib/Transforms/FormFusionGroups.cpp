@@ -22,7 +22,7 @@ bool isDataMovement(Operation *op) {
   return isa<ConstantOp, ReshapeOp, TransposeOp, ExpandOp, ConcatOp, SliceOp,
              DynamicSliceOp,
              GatherOp, PadOp, GatherElementsOp, GatherNDOp, ScatterElementsOp,
-             ScatterNDOp>(op);
+             ScatterNDOp, NonZeroOp, UniqueOp>(op);
 }
 
 bool isElementwise(Operation *op) {
@@ -86,8 +86,8 @@ struct FormFusionGroupsPass
     SmallVector<std::unique_ptr<Cluster>> clusters;
     DenseMap<Operation *, Cluster *> clusterOf;
     for (Operation &op : block) {
-      if (!isa<Int21Dialect>(op.getDialect()) || isa<FusionGroupOp>(op) ||
-          isDataMovement(&op))
+      if (!isa<Int21Dialect>(op.getDialect()) ||
+          isa<FusionGroupOp, BoundedExtentOp>(op) || isDataMovement(&op))
         continue;
       Cluster *target = nullptr;
       if (fuseElementwise && isElementwise(&op)) {

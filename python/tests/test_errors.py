@@ -186,3 +186,16 @@ def test_shape_given_as_data_is_read_at_run_time():
     with pytest.raises(ValueError, match="shapes or values do not fit the model: "
                        ".*must hold as many elements as the input"):
         engine.run({"x": x, "shape": np.array([5, 5], np.int64)})
+
+
+def test_outputs_sized_by_data_have_their_run_time_extents():
+    # NonZero's count is known during the run only: the engine allocates the
+    # output at its bound and the run gives it the extent it computed.
+    model = tiny_model("NonZero", np.float32, [3, 4], [2, "k"])
+    model.graph.output[0].type.tensor_type.elem_type = 7  # INT64
+    engine = int21.compile(model)
+    assert engine.outputs[0].shape == (2, "k")
+    x = np.array([[0, 1, 0, 2], [3, 0, 0, 0], [0, 0, 5, -1]], np.float32)
+    y = engine.run({"x": x})["y"]
+    np.testing.assert_array_equal(y, np.array(np.nonzero(x)))
+    assert engine.run({"x": np.zeros((3, 4), np.float32)})["y"].shape == (2, 0)

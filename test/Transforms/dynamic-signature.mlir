@@ -96,3 +96,61 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
   cf.assert %same, "rows must agree"
   return
 }
+
+// -----
+
+// An output whose extent the run computes from data (int21.bounded_extent):
+// @int21_shapes answers the bound, which the output is allocated at; @main
+// views the output at the count where it writes it and stores the count in
+// the output's slot; the module lists the slot.
+// CHECK: module attributes {int21.data_extents = [0]}
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:  ([[X:%.+]]: memref<8xf32>, [[Y:%.+]]: memref<i64>, [[E:%.+]]: memref<1xi64> {int21.extents = 1 : i64})
+// CHECK:       [[COUNT:%.+]] = scf.for
+// CHECK-NOT:   int21.bounded_extent
+// CHECK:       [[BUF:%.+]] = memref.alloc([[COUNT]]) : memref<?xi64>
+// CHECK:       [[C:%.+]] = arith.index_cast [[COUNT]] : index to i64
+// CHECK:       memref.store [[C]], [[E]][%{{.+}}] : memref<1xi64>
+// CHECK:       [[YV:%.+]] = memref.reinterpret_cast [[Y]] to offset: [0], sizes: [[[COUNT]]], strides: [1] : memref<i64> to memref<?xi64>
+// CHECK:       memref.copy [[BUF]], [[YV]]
+// CHECK-LABEL: func.func @int21_shapes
+// CHECK-SAME:  ([[A:%.+]]: memref<1xi64>, %{{.+}}: memref<8xf32>, %{{.+}}: memref<i64>) -> i32
+// CHECK:       [[B:%.+]] = arith.index_cast %c8{{.*}} : index to i64
+// CHECK:       memref.store [[B]], [[A]][%{{.+}}] : memref<1xi64>
+func.func @main(%x: memref<8xf32>, %y: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %count = scf.for %i = %c0 to %c8 step %c1 iter_args(%n = %c0) -> (index) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    %nz = arith.cmpf une, %v, %zero : f32
+    %add = arith.select %nz, %c1, %c0 : index
+    %next = arith.addi %n, %add : index
+    scf.yield %next : index
+  }
+  %e = int21.bounded_extent %count, %c8
+  %buf = memref.alloc(%e) : memref<?xi64>
+  memref.copy %buf, %y : memref<?xi64> to memref<?xi64>
+  return
+}
+
+// -----
+
+// An extent computed from data in a check of the extents is refused: the
+// engine checks extents before the run only.
+func.func @main(%x: memref<8xf32>, %y: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %v = memref.load %x[%c0] : memref<8xf32>
+  %i = arith.fptosi %v : f32 to i64
+  %n = arith.index_cast %i : i64 to index
+  %e = int21.bounded_extent %n, %c8
+  %ok = arith.cmpi eq, %e, %c4 : index
+  // expected-error @+1 {{the check 'four' depends on an extent computed from the values of a tensor: int21 checks extents before the run only}}
+  cf.assert %ok, "four"
+  %buf = memref.alloc(%e) : memref<?xi64>
+  memref.copy %buf, %y : memref<?xi64> to memref<?xi64>
+  return
+}

@@ -45,6 +45,10 @@ public:
   size_t sizeInBytes() const { return numElements() * dtypeSize(type); }
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
+  /// Gives the tensor `shape`, of no more elements than it has: the first
+  /// elements keep their values (an output computed at an extent below the
+  /// bound it was allocated at).
+  void shrinkTo(std::vector<int64_t> shape);
   template <typename T> T *dataAs() { return static_cast<T *>(data()); }
   template <typename T> const T *dataAs() const {
     return static_cast<const T *>(data());
@@ -109,9 +113,16 @@ public:
   /// `run` for inputs of `inputShapes`, on outputs of the shapes
   /// outputShapes gives for them. Inputs of the shapes of a specialisation
   /// (EngineMetadata::specializations) run its code, others the generic.
+  /// When some output has extents the run computes from data
+  /// (TensorSpec::dataDims), outputShapes gives upper bounds for them and
+  /// `ranShapes`, when given, receives the outputs' shapes the run computed
+  /// (each output's elements first in its buffer).
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<std::vector<int64_t>> inputShapes,
-                  llvm::ArrayRef<void *> outputs) const;
+                  llvm::ArrayRef<void *> outputs,
+                  std::vector<std::vector<int64_t>> *ranShapes = nullptr) const;
+  /// Whether some output has extents the run computes from data.
+  bool hasDataExtents() const;
   /// The specialisation a run on inputs of `inputShapes` takes (its index in
   /// EngineMetadata::specializations), or -1 for the generic code.
   int specializationFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
@@ -178,7 +189,9 @@ private:
   /// `run` (timed when `ms` is given) for inputs of `inputShapes`.
   llvm::Error runShaped(llvm::ArrayRef<const void *> inputs,
                         llvm::ArrayRef<std::vector<int64_t>> inputShapes,
-                        llvm::ArrayRef<void *> outputs, double *ms) const;
+                        llvm::ArrayRef<void *> outputs, double *ms,
+                        std::vector<std::vector<int64_t>> *ranShapes =
+                            nullptr) const;
 
   EngineFile file;
   std::string name;

@@ -76,8 +76,15 @@ struct TensorSpec {
   /// Empty (any extent) without a profile; only on dynamic inputs.
   std::vector<int64_t> profileMin, profileOpt, profileMax;
 
+  /// For an output: its dynamic dimensions whose extents the run computes
+  /// from data (ONNX NonZero's count, Unique's): a shape query gives an
+  /// upper bound, which the output is allocated at, and the run gives the
+  /// extent (Engine::run's output shapes). Increasing.
+  std::vector<int64_t> dataDims;
+
   static constexpr int64_t kDynamicExtent = -1;
   bool hasProfile() const { return !profileMin.empty(); }
+  bool hasDataDims() const { return !dataDims.empty(); }
   bool isDynamic() const {
     for (int64_t d : shape)
       if (d == kDynamicExtent)
@@ -89,7 +96,7 @@ struct TensorSpec {
            shape == other.shape && dimNames == other.dimNames &&
            indexBounds == other.indexBounds &&
            profileMin == other.profileMin && profileOpt == other.profileOpt &&
-           profileMax == other.profileMax;
+           profileMax == other.profileMax && dataDims == other.dataDims;
   }
 };
 

@@ -436,6 +436,14 @@ LogicalResult CompileSession::emitEngine(
   FailureOr<EngineCode> generic = compileToCode(module, opts.codegen);
   if (failed(generic))
     return failure();
+  for (const runtime::TensorSpec &spec : generic->metadata.outputs)
+    if (spec.hasDataDims()) {
+      reportError("--shape-profile and --shape-bucket: output '" + spec.name +
+                  "' has extents the run computes from data (NonZero, "
+                  "Compress, Unique), so no input shape makes the code "
+                  "static; compile without them");
+      return failure();
+    }
   for (runtime::TensorSpec &spec : generic->metadata.inputs) {
     auto profile = opts.shapeProfiles.find(spec.name);
     if (profile == opts.shapeProfiles.end())

@@ -714,6 +714,58 @@ LogicalResult DynamicSliceOp::verify() {
   return success();
 }
 
+LogicalResult NonZeroOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getOutput().getType());
+  int64_t rows = std::max<int64_t>(in.getRank(), 1);
+  if (out.getRank() != 2 || out.getDimSize(0) != rows ||
+      !out.isDynamicDim(1))
+    return emitOpError() << "expects a result of shape " << rows
+                         << "x?, got " << out;
+  return success();
+}
+
+LogicalResult UniqueOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto in = cast<RankedTensorType>(adaptor.getInput().getType());
+  if (in.getRank() != 2 || !in.hasStaticShape())
+    return inferError(loc, getOperationName(),
+                      "expects a matrix of static shape");
+  int64_t dyn = ShapedType::kDynamic;
+  Type i64 = IntegerType::get(ctx, 64);
+  inferred.push_back(
+      RankedTensorType::get({dyn, in.getDimSize(1)}, in.getElementType()));
+  inferred.push_back(RankedTensorType::get({dyn}, i64));
+  inferred.push_back(RankedTensorType::get({in.getDimSize(0)}, i64));
+  inferred.push_back(RankedTensorType::get({dyn}, i64));
+  return success();
+}
+
+LogicalResult UniqueOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto values = cast<RankedTensorType>(getValues().getType());
+  auto vector = [](Type type) {
+    auto t = cast<RankedTensorType>(type);
+    return t.getRank() == 1 ? t.getDimSize(0) : int64_t(-2);
+  };
+  if (in.getRank() != 2 || !in.hasStaticShape())
+    return emitOpError() << "expects a matrix of static shape, got " << in;
+  if (values.getRank() != 2 || !values.isDynamicDim(0) ||
+      values.getDimSize(1) != in.getDimSize(1) ||
+      values.getElementType() != in.getElementType())
+    return emitOpError() << "expects values of shape ?x" << in.getDimSize(1)
+                         << " and the input's element type, got " << values;
+  if (!ShapedType::isDynamic(vector(getIndices().getType())) ||
+      !ShapedType::isDynamic(vector(getCounts().getType())) ||
+      vector(getInverse().getType()) != in.getDimSize(0))
+    return emitOpError() << "expects indices and counts of shape ? and "
+                            "inverse of shape "
+                         << in.getDimSize(0);
+  return success();
+}
+
 LogicalResult IotaOp::verify() {
   auto type = cast<RankedTensorType>(getOutput().getType());
   if (failed(verifySizes(*this, type, getSizes())))
@@ -926,6 +978,8 @@ static LogicalResult verifyIndexTuples(std::optional<Location> loc,
           loc, name, "expects indices and data to agree on batch dimension ", d,
           ", got ", indices.getDimSize(d), " and ", data.getDimSize(d));
   int64_t k = indices.getShape().back();
+  if (ShapedType::isDynamic(k))
+    return inferError(loc, name, "expects index tuples of a static size");
   if (k < 1 || batchDims + k > data.getRank())
     return inferError(loc, name, "expects index tuples of 1 to ",
                       data.getRank() - batchDims, " entries, got ", k);

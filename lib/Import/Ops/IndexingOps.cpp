@@ -185,9 +185,143 @@ LogicalResult importMaxUnpool(NodeImporter &n) {
   return n.setResult(y);
 }
 
+/// NonZero: a rank x n tensor of the nonzero elements' positions, n known
+/// during the run only.
+LogicalResult importNonZero(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  auto type = RankedTensorType::get(
+      {std::max<int64_t>(x.getRank(), 1), ShapedType::kDynamic},
+      n.b.getI64Type());
+  return n.setResult(n.create<NonZeroOp>(type, n.input(0)));
+}
+
+/// Compress: the slices of the input along `axis` (of the flattened input
+/// without one) where the condition holds, a gather at the positions of
+/// the condition's nonzero elements. A condition shorter than the axis
+/// selects among the first slices only, as in ONNX; a longer one must be
+/// false beyond the axis (its positions there are clamped).
+LogicalResult importCompress(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  RankedTensorType condition = n.inputType(1);
+  if (condition.getRank() != 1)
+    return n.emitError() << "input 'condition' must have rank 1, got "
+                         << condition,
+           failure();
+  Value data = n.input(0);
+  int64_t axis = 0;
+  if (n.hasAttr("axis")) {
+    FailureOr<int64_t> given = n.normalizeAxis(n.attrInt("axis", 0),
+                                               x.getRank());
+    if (failed(given))
+      return failure();
+    axis = *given;
+  } else {
+    if (!x.hasStaticShape())
+      return n.emitError() << "Compress without an axis flattens the input, "
+                              "which needs a static shape, got "
+                           << x,
+             failure();
+    FailureOr<Value> flat = n.reshape(data, {x.getNumElements()});
+    if (failed(flat))
+      return failure();
+    data = *flat;
+  }
+  auto positionsType = RankedTensorType::get({1, ShapedType::kDynamic},
+                                             n.b.getI64Type());
+  FailureOr<Value> positions = n.create<NonZeroOp>(positionsType, n.input(1));
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> indices = n.create<ReshapeOp>(
+      RankedTensorType::get({ShapedType::kDynamic}, n.b.getI64Type()),
+      *positions);
+  if (failed(indices))
+    return failure();
+  return n.setResult(
+      n.create<GatherOp>(data, *indices, n.b.getI64IntegerAttr(axis)));
+}
+
+/// Unique: the input as rows along the axis (the axis first, the other
+/// dimensions flattened; each element a row without an axis), their
+/// distinct rows, then the values back in the input's layout.
+LogicalResult importUnique(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (!x.hasStaticShape())
+    return n.emitError() << "Unique needs an input of static shape, got " << x,
+           failure();
+  int64_t rank = x.getRank();
+  bool hasAxis = n.hasAttr("axis");
+  int64_t axis = 0;
+  if (hasAxis) {
+    FailureOr<int64_t> given = n.normalizeAxis(n.attrInt("axis", 0), rank);
+    if (failed(given))
+      return failure();
+    axis = *given;
+  }
+  Value rows;
+  SmallVector<int64_t> perm, rest;
+  if (!hasAxis) {
+    FailureOr<Value> flat = n.reshape(n.input(0), {x.getNumElements(), 1});
+    if (failed(flat))
+      return failure();
+    rows = *flat;
+  } else {
+    perm.push_back(axis);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis) {
+        perm.push_back(d);
+        rest.push_back(x.getDimSize(d));
+      }
+    FailureOr<Value> moved =
+        n.create<TransposeOp>(n.input(0), n.b.getDenseI64ArrayAttr(perm));
+    if (failed(moved))
+      return failure();
+    int64_t size = 1;
+    for (int64_t d : rest)
+      size *= d;
+    FailureOr<Value> matrix = n.reshape(*moved, {x.getDimSize(axis), size});
+    if (failed(matrix))
+      return failure();
+    rows = *matrix;
+  }
+  int64_t dyn = ShapedType::kDynamic;
+  FailureOr<UniqueOp> unique = n.createMultiResult<UniqueOp>(
+      4, rows, n.b.getBoolAttr(n.attrInt("sorted", 1) != 0));
+  if (failed(unique))
+    return failure();
+  // The values in the input's layout: u rows of the other dimensions, the
+  // axis back in its place.
+  Value values = unique->getValues();
+  SmallVector<int64_t> shape = {dyn};
+  if (hasAxis)
+    llvm::append_range(shape, rest);
+  FailureOr<Value> reshaped = n.create<ReshapeOp>(
+      RankedTensorType::get(shape, x.getElementType()), values);
+  if (failed(reshaped))
+    return failure();
+  values = *reshaped;
+  if (hasAxis && axis != 0) {
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      inverse[perm[d]] = d;
+    FailureOr<Value> back =
+        n.create<TransposeOp>(values, n.b.getDenseI64ArrayAttr(inverse));
+    if (failed(back))
+      return failure();
+    values = *back;
+  }
+  n.setOutput(0, values);
+  n.setOutput(1, unique->getIndices());
+  n.setOutput(2, unique->getInverse());
+  n.setOutput(3, unique->getCounts());
+  return success();
+}
+
 } // namespace
 
 void int21::onnx_import::registerIndexingOps(OpImportTable &t) {
+  t["Unique"] = {importUnique, 11};
+  t["NonZero"] = {importNonZero, 9};
+  t["Compress"] = {importCompress, 9};
   t["GatherElements"] = {importGatherElements, 11};
   t["ScatterElements"] = {importScatterElements, 11};
   t["Scatter"] = {importScatterElements, 9};
@@ -195,4 +329,5 @@ void int21::onnx_import::registerIndexingOps(OpImportTable &t) {
   t["ScatterND"] = {importScatterND, 11};
   t["ReverseSequence"] = {importReverseSequence, 10};
   t["MaxUnpool"] = {importMaxUnpool, 9};
+  allowDynamicShapes(t, {"NonZero", "Compress", "GatherND"});
 }

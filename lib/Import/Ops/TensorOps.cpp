@@ -1384,7 +1384,7 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Pad"] = {importPad};
   allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat",
                          "Shape", "Reshape", "Pad", "Slice", "Squeeze",
-                         "Unsqueeze", "Expand"});
+                         "Unsqueeze", "Expand", "Gather"});
   allowSymbolicShapes(t, {"Shape", "Gather", "Unsqueeze", "Squeeze", "Concat",
                           "Reshape", "ConstantOfShape", "Slice", "Expand",
                           "Range"});

@@ -222,6 +222,25 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
       axis += rank;
     if (axis < 0 || axis >= rank || resultType.getRank() != rank - 1 + q)
       return rewriter.notifyMatchFailure(op, "axis out of range");
+    // The result's dynamic extents: the data's around the axis, the
+    // indices' in its place (the positions of NonZero, say).
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < resultType.getRank(); ++d) {
+      if (!resultType.isDynamicDim(d))
+        continue;
+      if (d < axis)
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, data, d));
+      else if (d < axis + q)
+        dynamicSizes.push_back(tensor::DimOp::create(
+            rewriter, loc, adaptor.getIndices(), d - axis));
+      else
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, data, d - q + 1));
+    }
+    Value axisExtent =
+        dataType.isDynamicDim(axis)
+            ? tensor::DimOp::create(rewriter, loc, data, axis).getResult()
+            : Value();
     int64_t axisSize = dataType.getDimSize(axis);
     SmallVector<AffineExpr> indexExprs;
     for (int64_t j = 0; j < q; ++j)
@@ -233,14 +252,23 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
           Type indexType = b.getIndexType();
           Value index = arith::IndexCastOp::create(b, l, indexType, args[0]);
           Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+          Value size =
+              axisExtent
+                  ? axisExtent
+                  : arith::ConstantIndexOp::create(b, l, axisSize).getResult();
           Value negative = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::slt, index, zero);
           index = arith::SelectOp::create(
               b, l, negative, arith::AddIOp::create(b, l, index, size), index);
           // An index outside [-size, size) is an error in ONNX; clamped, it
           // can never read outside the data, whatever the input.
-          Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
+          Value last =
+              axisExtent
+                  ? arith::SubIOp::create(
+                        b, l, size, arith::ConstantIndexOp::create(b, l, 1))
+                        .getResult()
+                  : arith::ConstantIndexOp::create(b, l, axisSize - 1)
+                        .getResult();
           index = arith::MaxSIOp::create(
               b, l, arith::MinSIOp::create(b, l, index, last), zero);
           SmallVector<Value> at;
@@ -250,7 +278,8 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
           for (int64_t d = axis + 1; d < rank; ++d)
             at.push_back(linalg::IndexOp::create(b, l, d + q - 1));
           return tensor::ExtractOp::create(b, l, data, at);
-        });
+        },
+        dynamicSizes);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -72,6 +72,19 @@ struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
     int64_t batchDims = op.getBatchDims();
     int64_t q = indicesType.getRank(), k = indicesType.getShape().back();
     int64_t sliceRank = dataType.getRank() - batchDims - k;
+    if (llvm::any_of(dataType.getShape().take_front(batchDims + k),
+                     ShapedType::isDynamic))
+      return rewriter.notifyMatchFailure(
+          op, "dynamic extents in the dimensions the tuples index");
+    // The result's dynamic extents: the tuples' (positions from NonZero)
+    // and the slices'.
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dynamicSizes.push_back(
+            d < q - 1 ? tensor::DimOp::create(rewriter, op.getLoc(), indices, d)
+                      : tensor::DimOp::create(rewriter, op.getLoc(), data,
+                                              d - (q - 1) + batchDims + k));
     Value result = parallelGeneric(
         rewriter, op.getLoc(), resultType, ValueRange{}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
@@ -86,7 +99,8 @@ struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
           }
           llvm::append_range(at, indexValues(b, l, sliceRank, q - 1));
           return tensor::ExtractOp::create(b, l, data, at);
-        });
+        },
+        dynamicSizes);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -341,7 +341,7 @@ struct LowerToLinalgPass
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
     target.addIllegalDialect<Int21Dialect>();
-    target.addLegalOp<FusionGroupOp, YieldOp>();
+    target.addLegalOp<FusionGroupOp, YieldOp, BoundedExtentOp>();
 
     // The ops lowered on dynamic extents so far; any other says so.
     WalkResult dynamic = getOperation().walk([&](Operation *op) {
@@ -371,6 +371,22 @@ struct LowerToLinalgPass
         }
         return WalkResult::advance();
       }
+      // Index tuples of a static size into dimensions of static extents.
+      if (auto gather = dyn_cast<GatherNDOp>(op)) {
+        auto data = cast<RankedTensorType>(gather.getData().getType());
+        auto indices = cast<RankedTensorType>(gather.getIndices().getType());
+        int64_t indexed = gather.getBatchDims() + indices.getShape().back();
+        if (llvm::any_of(data.getShape().take_front(indexed),
+                         ShapedType::isDynamic)) {
+          gather.emitOpError() << "with dynamic extents in the dimensions its "
+                                  "index tuples address ("
+                               << data << ") is not lowered yet: give the "
+                               << "model's inputs static shapes with "
+                                  "--input-shape";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      }
       // A layer norm divides by the count of what it normalises, static.
       if (auto norm = dyn_cast<LayerNormOp>(op)) {
         auto type = cast<RankedTensorType>(norm.getType());
@@ -390,7 +406,8 @@ struct LowerToLinalgPass
           op->hasTrait<int21::OpTrait::ElementwiseBroadcastable>() ||
           isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp,
               IotaOp, DynamicSliceOp, ResizeOp, ConvOp, MaxPoolOp,
-              AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp,
+              AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp, NonZeroOp,
+              UniqueOp, GatherOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))
         return WalkResult::advance();
@@ -417,6 +434,7 @@ struct LowerToLinalgPass
     populateIndexingLoweringPatterns(converter, patterns);
     populateResamplingLoweringPatterns(converter, patterns);
     populateScanLoweringPatterns(converter, patterns);
+    populateDataDependentLoweringPatterns(converter, patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns)))) {
       signalPassFailure();

@@ -162,6 +162,8 @@ void populateResamplingLoweringPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 void populateScanLoweringPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateDataDependentLoweringPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
 
 } // namespace int21::lowering
 

@@ -575,7 +575,7 @@ def Int21_DynamicSliceOp : Int21_DynamicOp<"dynamic_slice",
   let hasVerifier = 1;
 }
 
-def Int21_GatherOp : Int21_Op<"gather",
+def Int21_GatherOp : Int21_DynamicOp<"gather",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
   let summary = "gather of slices along one axis by integer indices";
   let description = [{
@@ -640,7 +640,7 @@ def Int21_ScatterElementsOp : Int21_Op<"scatter_elements",
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Int21_GatherNDOp : Int21_Op<"gather_nd",
+def Int21_GatherNDOp : Int21_DynamicOp<"gather_nd",
     [Pure, InferTypeOpAdaptor, AllElementTypesMatch<["data", "output"]>]> {
   let summary = "gather of slices by index tuples (ONNX GatherND)";
   let description = [{
@@ -790,6 +790,74 @@ def Int21_TopKOp : Int21_Op<"topk", [Pure, InferTypeOpAdaptor,
   let results = (outs Int21_NumericTensor:$values,
                       RankedTensorOf<[I64]>:$indices);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Extents computed from data
+//===----------------------------------------------------------------------===//
+
+def Int21_BoundedExtentOp : Int21_DynamicOp<"bounded_extent", [Pure]> {
+  let summary = "an extent computed from the values of a tensor";
+  let description = [{
+    `extent`, an extent the run computes from data (the number of nonzero
+    elements, of unique ones, of selected boxes), which is at most `bound`,
+    computed from extents alone. A model output sized by it is allocated at
+    the bound before the run (the engine's shape query answers the bound)
+    and reports `extent` after it. int21-dynamic-signature resolves the op:
+    the bound in `@int21_shapes`, the extent in `@main`.
+
+    ```mlir
+    %e = int21.bounded_extent %count, %numel
+    ```
+  }];
+  let arguments = (ins Index:$extent, Index:$bound);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$extent `,` $bound attr-dict";
+}
+
+def Int21_NonZeroOp : Int21_DynamicOp<"nonzero", [Pure]> {
+  let summary = "the positions of the nonzero elements (ONNX NonZero)";
+  let description = [{
+    A `rank x n` tensor of `i64`: column `j` holds the indices of the `j`-th
+    nonzero element of `input` in row-major order. `n`, the number of
+    nonzero elements, is known during the run only (at most the number of
+    elements).
+
+    ```mlir
+    %p = int21.nonzero %x : tensor<2x3xf32> -> tensor<2x?xi64>
+    ```
+  }];
+  let arguments = (ins Int21_Tensor:$input);
+  let results = (outs RankedTensorOf<[I64]>:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Int21_UniqueOp : Int21_DynamicOp<"unique", [Pure, InferTypeOpAdaptor]> {
+  let summary = "the distinct rows of a matrix (ONNX Unique)";
+  let description = [{
+    The distinct rows of `input` (`n x s`): `values` holds them (`u x s`),
+    in increasing lexicographic order when `sorted`, else in the order they
+    first occur; `indices` the row where each first occurs, `inverse` the
+    position in `values` of every row of `input` and `counts` how often each
+    occurs. `u` is known during the run only (at most `n`). The importer
+    views ONNX Unique's input as rows along its axis (each element a row of
+    one without one).
+
+    ```mlir
+    %v, %i, %r, %c = int21.unique %x {sorted = true}
+        : tensor<6x2xf32> -> tensor<?x2xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins Int21_Tensor:$input, BoolAttr:$sorted);
+  let results = (outs Int21_Tensor:$values, RankedTensorOf<[I64]>:$indices,
+                      RankedTensorOf<[I64]>:$inverse,
+                      RankedTensorOf<[I64]>:$counts);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($values) `,` type($indices)
+    `,` type($inverse) `,` type($counts)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

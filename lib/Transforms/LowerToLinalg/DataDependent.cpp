@@ -1,0 +1,382 @@
+//===- DataDependent.cpp - ops whose result extents depend on data ---------===//
+//
+// The number of nonzero elements (ONNX NonZero, Compress) is known during
+// the run only. The lowering counts first (a loop nest carrying the count),
+// sizes the result with the count (int21.bounded_extent: at most the number
+// of elements, the size a model output is allocated at before the run),
+// then writes the positions in a second loop nest that carries the result
+// and the next column. Outside fusion groups, each loop nest becomes a
+// kernel of its own and the count a load between them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerToLinalg.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace int21;
+using namespace int21::lowering;
+
+namespace {
+
+/// Whether `value`, an element of a signless tensor, is not zero (NaN is
+/// not zero).
+Value isNonZero(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  if (isa<FloatType>(type))
+    return arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::UNE, value,
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0)));
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, value,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0)));
+}
+
+/// The loop bounds of every element of `input`: zeros, its extents, ones.
+struct ElementLoops {
+  SmallVector<Value> lbs, ubs, steps;
+};
+
+ElementLoops elementLoops(OpBuilder &b, Location loc, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  ElementLoops loops;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    loops.lbs.push_back(zero);
+    loops.steps.push_back(one);
+    loops.ubs.push_back(
+        type.isDynamicDim(d)
+            ? tensor::DimOp::create(b, loc, input, d).getResult()
+            : arith::ConstantIndexOp::create(b, loc, type.getDimSize(d))
+                  .getResult());
+  }
+  return loops;
+}
+
+struct NonZeroLowering : OpConversionPattern<NonZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NonZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    ElementLoops loops = elementLoops(rewriter, loc, input);
+    Value numel = one;
+    for (Value extent : loops.ubs)
+      numel = arith::MulIOp::create(rewriter, loc, numel, extent);
+
+    // The count.
+    scf::LoopNest count = scf::buildLoopNest(
+        rewriter, loc, loops.lbs, loops.ubs, loops.steps, ValueRange{zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> scf::ValueVector {
+          Value element = tensor::ExtractOp::create(b, l, input, ivs);
+          Value add = arith::SelectOp::create(b, l, isNonZero(b, l, element),
+                                              one, zero);
+          return {arith::AddIOp::create(b, l, iter[0], add)};
+        });
+    Value n = type.getRank() == 0
+                  ? arith::SelectOp::create(
+                        rewriter, loc,
+                        isNonZero(rewriter, loc,
+                                  tensor::ExtractOp::create(rewriter, loc,
+                                                            input,
+                                                            ValueRange{})),
+                        one, zero)
+                        .getResult()
+                  : count.results.front();
+    Value extent = BoundedExtentOp::create(rewriter, loc, n, numel);
+
+    // The positions, column by column.
+    Value empty = emptyTensor(rewriter, loc, resultType, ValueRange{extent});
+    if (type.getRank() == 0) {
+      // One row of zeros, one column when the scalar is not zero.
+      Value filled = linalg::FillOp::create(
+                         rewriter, loc,
+                         ValueRange{arith::ConstantIntOp::create(
+                             rewriter, loc, rewriter.getI64Type(), 0)},
+                         ValueRange{empty})
+                         .getResult(0);
+      rewriter.replaceOp(op, filled);
+      return success();
+    }
+    scf::LoopNest write = scf::buildLoopNest(
+        rewriter, loc, loops.lbs, loops.ubs, loops.steps,
+        ValueRange{empty, zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> scf::ValueVector {
+          Value element = tensor::ExtractOp::create(b, l, input, ivs);
+          auto branch = scf::IfOp::create(
+              b, l, TypeRange{resultType, b.getIndexType()},
+              isNonZero(b, l, element), /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(&branch.getThenRegion().front());
+            Value result = iter[0];
+            for (auto [d, iv] : llvm::enumerate(ivs)) {
+              Value row = arith::ConstantIndexOp::create(b, l, d);
+              Value position =
+                  arith::IndexCastOp::create(b, l, b.getI64Type(), iv);
+              result = tensor::InsertOp::create(b, l, position, result,
+                                                ValueRange{row, iter[1]});
+            }
+            scf::YieldOp::create(
+                b, l,
+                ValueRange{result, arith::AddIOp::create(b, l, iter[1], one)});
+            b.setInsertionPointToStart(&branch.getElseRegion().front());
+            scf::YieldOp::create(b, l, ValueRange{iter[0], iter[1]});
+          }
+          return {branch.getResult(0), branch.getResult(1)};
+        });
+    rewriter.replaceOp(op, write.results.front());
+    return success();
+  }
+};
+
+/// Loops over [0, `ub`) carrying `init`, built by `body`.
+scf::ForOp forLoop(OpBuilder &b, Location loc, Value lb, Value ub,
+                   ValueRange init,
+                   function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                   Value, ValueRange)>
+                       body) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  return scf::ForOp::create(
+      b, loc, lb, ub, one, init,
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange iter) {
+        scf::YieldOp::create(nb, l, body(nb, l, iv, iter));
+      });
+}
+
+/// scf.if `condition` yielding `thenValues()` or `elseValues()`, of
+/// `types`.
+using BranchBuilder =
+    function_ref<SmallVector<Value>(OpBuilder &, Location)>;
+SmallVector<Value> ifThenElse(OpBuilder &b, Location loc, Value condition,
+                              TypeRange types, BranchBuilder thenValues,
+                              BranchBuilder elseValues) {
+  auto branch = scf::IfOp::create(b, loc, types, condition,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  scf::YieldOp::create(b, loc, thenValues(b, loc));
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  scf::YieldOp::create(b, loc, elseValues(b, loc));
+  return branch.getResults();
+}
+
+/// The distinct rows: for each row the first row equal to it (a pass over
+/// the rows before it), then each new row's rank among the distinct ones
+/// (by lexicographic order, or order of occurrence), which places its
+/// values, index and count. O(n^2 s) for n rows of s elements.
+struct UniqueLowering : OpConversionPattern<UniqueOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type element = type.getElementType();
+    bool isUnsigned = isUnsignedElementType(op.getInput().getType());
+    bool sorted = op.getSorted();
+    Type i64 = rewriter.getI64Type();
+    int64_t n = type.getDimSize(0), s = type.getDimSize(1);
+    auto constant = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    Value zero = constant(rewriter, loc, 0), one = constant(rewriter, loc, 1);
+    Value rows = constant(rewriter, loc, n), cols = constant(rewriter, loc, s);
+    auto toIndex = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+    };
+    auto toI64 = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::IndexCastOp::create(b, l, i64, v);
+    };
+    auto equal = [&](OpBuilder &b, Location l, Value a, Value c) -> Value {
+      if (isa<FloatType>(element))
+        return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, a, c);
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, a, c);
+    };
+    auto less = [&](OpBuilder &b, Location l, Value a, Value c) -> Value {
+      if (isa<FloatType>(element))
+        return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, a, c);
+      return arith::CmpIOp::create(b, l,
+                                   isUnsigned || element.isInteger(1)
+                                       ? arith::CmpIPredicate::ult
+                                       : arith::CmpIPredicate::slt,
+                                   a, c);
+    };
+    auto at = [&](OpBuilder &b, Location l, Value row, Value col) -> Value {
+      return tensor::ExtractOp::create(b, l, x, ValueRange{row, col});
+    };
+    // Whether rows i and j are equal.
+    auto rowsEqual = [&](OpBuilder &b, Location l, Value i, Value j) -> Value {
+      Value yes = arith::ConstantIntOp::create(b, l, 1, 1);
+      return forLoop(b, l, zero, cols, ValueRange{yes},
+                     [&](OpBuilder &nb, Location nl, Value k,
+                         ValueRange iter) -> SmallVector<Value> {
+                       return {arith::AndIOp::create(
+                           nb, nl, iter[0],
+                           equal(nb, nl, at(nb, nl, i, k), at(nb, nl, j, k)))};
+                     })
+          .getResult(0);
+    };
+    // Whether row i comes before row j (the first element that differs).
+    auto rowBefore = [&](OpBuilder &b, Location l, Value i, Value j) -> Value {
+      Value no = arith::ConstantIntOp::create(b, l, 0, 1);
+      return forLoop(
+                 b, l, zero, cols, ValueRange{no, no},
+                 [&](OpBuilder &nb, Location nl, Value k,
+                     ValueRange iter) -> SmallVector<Value> {
+                   Value a = at(nb, nl, i, k), c = at(nb, nl, j, k);
+                   Value differs = arith::XOrIOp::create(
+                       nb, nl, equal(nb, nl, a, c),
+                       arith::ConstantIntOp::create(nb, nl, 1, 1));
+                   Value decides = arith::AndIOp::create(
+                       nb, nl, differs,
+                       arith::XOrIOp::create(
+                           nb, nl, iter[0],
+                           arith::ConstantIntOp::create(nb, nl, 1, 1)));
+                   return {arith::OrIOp::create(nb, nl, iter[0], decides),
+                           arith::SelectOp::create(nb, nl, decides,
+                                                   less(nb, nl, a, c),
+                                                   iter[1])};
+                 })
+          .getResult(1);
+    };
+
+    // first[i]: the first row equal to row i; u, the number of new rows.
+    auto vectorType = RankedTensorType::get({n}, i64);
+    Value firstInit = emptyTensor(rewriter, loc, vectorType);
+    auto firsts = forLoop(
+        rewriter, loc, zero, rows, ValueRange{firstInit, zero},
+        [&](OpBuilder &b, Location l, Value i,
+            ValueRange iter) -> SmallVector<Value> {
+          Value first =
+              forLoop(b, l, zero, i, ValueRange{i},
+                      [&](OpBuilder &nb, Location nl, Value j,
+                          ValueRange f) -> SmallVector<Value> {
+                        Value unset = arith::CmpIOp::create(
+                            nb, nl, arith::CmpIPredicate::eq, f[0], i);
+                        Value take = arith::AndIOp::create(
+                            nb, nl, unset, rowsEqual(nb, nl, j, i));
+                        return {arith::SelectOp::create(nb, nl, take, j, f[0])};
+                      })
+                  .getResult(0);
+          Value isNew =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, first, i);
+          Value firstsNext = tensor::InsertOp::create(
+              b, l, toI64(b, l, first), iter[0], ValueRange{i});
+          Value count = arith::AddIOp::create(
+              b, l, iter[1], arith::SelectOp::create(b, l, isNew, one, zero));
+          return {firstsNext, count};
+        });
+    Value first = firsts.getResult(0);
+    Value u = BoundedExtentOp::create(rewriter, loc, firsts.getResult(1),
+                                      rows);
+    auto isNewRow = [&](OpBuilder &b, Location l, Value k) -> Value {
+      Value f = toIndex(b, l,
+                        tensor::ExtractOp::create(b, l, first, ValueRange{k}));
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, f, k);
+    };
+
+    // Each new row at its rank; every row's rank (the inverse).
+    auto valuesType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getValues().getType()));
+    auto dynamicType = RankedTensorType::get({ShapedType::kDynamic}, i64);
+    Value values = emptyTensor(rewriter, loc, valuesType, ValueRange{u});
+    Value indices = emptyTensor(rewriter, loc, dynamicType, ValueRange{u});
+    Value inverse = emptyTensor(rewriter, loc, vectorType);
+    auto placed = forLoop(
+        rewriter, loc, zero, rows, ValueRange{values, indices, inverse, zero},
+        [&](OpBuilder &b, Location l, Value i,
+            ValueRange iter) -> SmallVector<Value> {
+          Value known = toIndex(
+              b, l, tensor::ExtractOp::create(b, l, first, ValueRange{i}));
+          SmallVector<Value> placed = ifThenElse(
+              b, l, isNewRow(b, l, i), iter.getTypes(),
+              [&](OpBuilder &nb, Location nl) -> SmallVector<Value> {
+                Value rank = iter[3];
+                if (sorted)
+                  rank = forLoop(nb, nl, zero, rows, ValueRange{zero},
+                                 [&](OpBuilder &mb, Location ml, Value k,
+                                     ValueRange r) -> SmallVector<Value> {
+                                   Value counts = arith::AndIOp::create(
+                                       mb, ml, isNewRow(mb, ml, k),
+                                       rowBefore(mb, ml, k, i));
+                                   return {arith::AddIOp::create(
+                                       mb, ml, r[0],
+                                       arith::SelectOp::create(
+                                           mb, ml, counts, one, zero))};
+                                 })
+                             .getResult(0);
+                Value row =
+                    forLoop(nb, nl, zero, cols, ValueRange{iter[0]},
+                            [&](OpBuilder &mb, Location ml, Value k,
+                                ValueRange v) -> SmallVector<Value> {
+                              return {tensor::InsertOp::create(
+                                  mb, ml, at(mb, ml, i, k), v[0],
+                                  ValueRange{rank, k})};
+                            })
+                        .getResult(0);
+                Value index = tensor::InsertOp::create(
+                    nb, nl, toI64(nb, nl, i), iter[1], ValueRange{rank});
+                Value inv = tensor::InsertOp::create(
+                    nb, nl, toI64(nb, nl, rank), iter[2], ValueRange{i});
+                return {row, index, inv,
+                        arith::AddIOp::create(nb, nl, iter[3], one)};
+              },
+              // A row seen before has the rank of its first occurrence.
+              [&](OpBuilder &nb, Location nl) -> SmallVector<Value> {
+                Value rank = tensor::ExtractOp::create(nb, nl, iter[2],
+                                                       ValueRange{known});
+                return {iter[0], iter[1],
+                        tensor::InsertOp::create(nb, nl, rank, iter[2],
+                                                 ValueRange{i}),
+                        iter[3]};
+              });
+          return placed;
+        });
+    Value inv = placed.getResult(2);
+    // The counts: one per row at its rank.
+    Value counts = filledTensor(rewriter, loc, dynamicType,
+                                rewriter.getI64IntegerAttr(0), ValueRange{u});
+    counts = forLoop(rewriter, loc, zero, rows, ValueRange{counts},
+                     [&](OpBuilder &b, Location l, Value i,
+                         ValueRange iter) -> SmallVector<Value> {
+                       Value rank = toIndex(
+                           b, l,
+                           tensor::ExtractOp::create(b, l, inv, ValueRange{i}));
+                       Value c = tensor::ExtractOp::create(b, l, iter[0],
+                                                           ValueRange{rank});
+                       Value next = arith::AddIOp::create(
+                           b, l, c,
+                           arith::ConstantIntOp::create(b, l, i64, 1));
+                       return {tensor::InsertOp::create(b, l, next, iter[0],
+                                                        ValueRange{rank})};
+                     })
+                 .getResult(0);
+    rewriter.replaceOp(op, ValueRange{placed.getResult(0), placed.getResult(1),
+                                      inv, counts});
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateDataDependentLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<NonZeroLowering, UniqueLowering>(converter,
+                                                patterns.getContext());
+}
