@@ -12,6 +12,7 @@
 #include "int21/Compiler/GPUEngine.h"
 #include "int21/Compiler/Compiler.h"
 #include "int21/Compiler/PTX.h"
+#include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -620,6 +621,19 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
         return module.emitError("input '")
                << input.name << "' has dynamic dimensions: GPU engines take "
                << "static shapes; give them with --input-shape NAME=DIMS";
+    // Extents the run computes from data (NonZero's count).
+    Operation *fromData = nullptr;
+    module->walk([&](Operation *op) {
+      if (isa<NonZeroOp, UniqueOp, BoundedExtentOp>(op)) {
+        fromData = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (fromData)
+      return fromData->emitError(
+          "sizes a tensor by its data (NonZero, Compress, Unique): GPU "
+          "engines take static shapes; compile for --target=cpu");
     // Inputs of static shape whose values shape an output (Resize's scales
     // read at run time, a Reshape's shape given as data).
     for (const runtime::TensorSpec &output : described->outputs)
