@@ -624,7 +624,7 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
     // Extents the run computes from data (NonZero's count).
     Operation *fromData = nullptr;
     module->walk([&](Operation *op) {
-      if (isa<NonZeroOp, UniqueOp, BoundedExtentOp>(op)) {
+      if (isa<NonZeroOp, UniqueOp, NonMaxSuppressionOp, BoundedExtentOp>(op)) {
         fromData = op;
         return WalkResult::interrupt();
       }

@@ -22,7 +22,7 @@ bool isDataMovement(Operation *op) {
   return isa<ConstantOp, ReshapeOp, TransposeOp, ExpandOp, ConcatOp, SliceOp,
              DynamicSliceOp,
              GatherOp, PadOp, GatherElementsOp, GatherNDOp, ScatterElementsOp,
-             ScatterNDOp, NonZeroOp, UniqueOp>(op);
+             ScatterNDOp, NonZeroOp, UniqueOp, NonMaxSuppressionOp>(op);
 }
 
 bool isElementwise(Operation *op) {

@@ -766,6 +766,35 @@ LogicalResult UniqueOp::verify() {
   return success();
 }
 
+LogicalResult NonMaxSuppressionOp::verify() {
+  auto boxes = cast<RankedTensorType>(getBoxes().getType());
+  auto scores = cast<RankedTensorType>(getScores().getType());
+  auto selected = cast<RankedTensorType>(getSelected().getType());
+  if (boxes.getRank() != 3 || boxes.getDimSize(2) != 4 ||
+      !boxes.hasStaticShape())
+    return emitOpError() << "expects boxes of static shape [batches, boxes, "
+                            "4], got "
+                         << boxes;
+  if (scores.getRank() != 3 || !scores.hasStaticShape() ||
+      scores.getDimSize(0) != boxes.getDimSize(0) ||
+      scores.getDimSize(2) != boxes.getDimSize(1) ||
+      scores.getElementType() != boxes.getElementType())
+    return emitOpError() << "expects scores of shape [" << boxes.getDimSize(0)
+                         << ", classes, " << boxes.getDimSize(1)
+                         << "] and the boxes' element type, got " << scores;
+  for (Value scalar : {getMaxOutput(), getIouThreshold(), getScoreThreshold()})
+    if (cast<RankedTensorType>(scalar.getType()).getRank() != 0)
+      return emitOpError() << "expects scalar limits, got "
+                           << scalar.getType();
+  if (getIouThreshold().getType().getElementType() != boxes.getElementType() ||
+      getScoreThreshold().getType().getElementType() != boxes.getElementType())
+    return emitOpError() << "expects thresholds of the boxes' element type";
+  if (selected.getRank() != 2 || !selected.isDynamicDim(0) ||
+      selected.getDimSize(1) != 3)
+    return emitOpError() << "expects a result of shape ?x3, got " << selected;
+  return success();
+}
+
 LogicalResult IotaOp::verify() {
   auto type = cast<RankedTensorType>(getOutput().getType());
   if (failed(verifySizes(*this, type, getSizes())))

@@ -8,6 +8,8 @@
 
 #include "../NodeImporter.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace int21;
 using namespace int21::onnx_import;
@@ -316,9 +318,41 @@ LogicalResult importUnique(NodeImporter &n) {
   return success();
 }
 
+/// NonMaxSuppression: the limits as scalars read during the run (none
+/// selected without max_output_boxes_per_class, no score threshold without
+/// one).
+LogicalResult importNonMaxSuppression(NodeImporter &n) {
+  RankedTensorType boxes = n.inputType(0);
+  if (!boxes.hasStaticShape() || !n.inputType(1).hasStaticShape())
+    return n.emitError() << "NonMaxSuppression needs boxes and scores of "
+                            "static shapes, got "
+                         << boxes << " and " << n.inputType(1),
+           failure();
+  Type element = boxes.getElementType();
+  auto scalar = [&](unsigned i, StringRef what, Type type,
+                    double absent) -> FailureOr<Value> {
+    if (!n.hasInput(i))
+      return n.splat(type, absent);
+    return n.scalarInput(i, what);
+  };
+  FailureOr<Value> maxOutput =
+      scalar(2, "max_output_boxes_per_class", n.b.getI64Type(), 0);
+  FailureOr<Value> iou = scalar(3, "iou_threshold", element, 0);
+  FailureOr<Value> score = scalar(4, "score_threshold", element,
+                                  -std::numeric_limits<double>::infinity());
+  if (failed(maxOutput) || failed(iou) || failed(score))
+    return failure();
+  auto type = RankedTensorType::get({ShapedType::kDynamic, 3},
+                                    n.b.getI64Type());
+  return n.setResult(n.create<NonMaxSuppressionOp>(
+      type, n.input(0), n.input(1), *maxOutput, *iou, *score,
+      n.b.getBoolAttr(n.attrInt("center_point_box", 0) != 0)));
+}
+
 } // namespace
 
 void int21::onnx_import::registerIndexingOps(OpImportTable &t) {
+  t["NonMaxSuppression"] = {importNonMaxSuppression, 10};
   t["Unique"] = {importUnique, 11};
   t["NonZero"] = {importNonZero, 9};
   t["Compress"] = {importCompress, 9};

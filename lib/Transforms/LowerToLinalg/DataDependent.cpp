@@ -373,10 +373,214 @@ struct UniqueLowering : OpConversionPattern<UniqueOp> {
   }
 };
 
+/// Per batch and class, up to max_output rounds: the best candidate left
+/// (a pass over the boxes), written as (b, c, box) at the next row, then a
+/// pass that suppresses the boxes overlapping it. The rows go into a buffer
+/// of the bound (batches x classes x boxes), sliced to the count.
+struct NonMaxSuppressionLowering : OpConversionPattern<NonMaxSuppressionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NonMaxSuppressionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkElementTypes(op, op->getOperandTypes(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
+    auto scoresType = cast<RankedTensorType>(scores.getType());
+    Type element = scoresType.getElementType();
+    int64_t batches = scoresType.getDimSize(0);
+    int64_t classes = scoresType.getDimSize(1);
+    int64_t count = scoresType.getDimSize(2);
+    bool center = op.getCenterPointBox();
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    auto real = [&](OpBuilder &b, Location l, double v) -> Value {
+      return arith::ConstantOp::create(b, l, b.getFloatAttr(element, v));
+    };
+    Value zero = constant(rewriter, loc, 0), one = constant(rewriter, loc, 1);
+    Value n = constant(rewriter, loc, count);
+    // The limits, read during the run: at most every box per class.
+    Value maxOutput = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, adaptor.getMaxOutput(),
+                                  ValueRange{}));
+    maxOutput = arith::MaxSIOp::create(
+        rewriter, loc, arith::MinSIOp::create(rewriter, loc, maxOutput, n),
+        zero);
+    Value iouThreshold = tensor::ExtractOp::create(
+        rewriter, loc, adaptor.getIouThreshold(), ValueRange{});
+    Value scoreThreshold = tensor::ExtractOp::create(
+        rewriter, loc, adaptor.getScoreThreshold(), ValueRange{});
+
+    // A box's [ymin, xmin, ymax, xmax].
+    auto corners = [&](OpBuilder &b, Location l, Value batch,
+                       Value box) -> SmallVector<Value> {
+      SmallVector<Value> v;
+      for (int64_t k = 0; k < 4; ++k)
+        v.push_back(tensor::ExtractOp::create(
+            b, l, boxes, ValueRange{batch, box, constant(b, l, k)}));
+      if (center) {
+        // [x, y, width, height] around the center.
+        Value half = real(b, l, 0.5);
+        Value hw = arith::MulFOp::create(b, l, v[2], half);
+        Value hh = arith::MulFOp::create(b, l, v[3], half);
+        return {arith::SubFOp::create(b, l, v[1], hh),
+                arith::SubFOp::create(b, l, v[0], hw),
+                arith::AddFOp::create(b, l, v[1], hh),
+                arith::AddFOp::create(b, l, v[0], hw)};
+      }
+      return {arith::MinimumFOp::create(b, l, v[0], v[2]),
+              arith::MinimumFOp::create(b, l, v[1], v[3]),
+              arith::MaximumFOp::create(b, l, v[0], v[2]),
+              arith::MaximumFOp::create(b, l, v[1], v[3])};
+    };
+    // Whether box j overlaps box `a` (corners) more than the threshold.
+    auto suppresses = [&](OpBuilder &b, Location l, ArrayRef<Value> a,
+                          ArrayRef<Value> c) -> Value {
+      Value none = real(b, l, 0);
+      auto extent = [&](Value lo, Value hi) -> Value {
+        return arith::SubFOp::create(b, l, hi, lo);
+      };
+      Value areaA = arith::MulFOp::create(b, l, extent(a[0], a[2]),
+                                          extent(a[1], a[3]));
+      Value areaC = arith::MulFOp::create(b, l, extent(c[0], c[2]),
+                                          extent(c[1], c[3]));
+      Value h = arith::MaximumFOp::create(
+          b, l,
+          extent(arith::MaximumFOp::create(b, l, a[0], c[0]),
+                 arith::MinimumFOp::create(b, l, a[2], c[2])),
+          none);
+      Value w = arith::MaximumFOp::create(
+          b, l,
+          extent(arith::MaximumFOp::create(b, l, a[1], c[1]),
+                 arith::MinimumFOp::create(b, l, a[3], c[3])),
+          none);
+      Value inter = arith::MulFOp::create(b, l, h, w);
+      Value uni = arith::SubFOp::create(
+          b, l, arith::AddFOp::create(b, l, areaA, areaC), inter);
+      Value iou = arith::DivFOp::create(b, l, inter, uni);
+      using FP = arith::CmpFPredicate;
+      Value positive = arith::AndIOp::create(
+          b, l, arith::CmpFOp::create(b, l, FP::OGT, areaA, none),
+          arith::CmpFOp::create(b, l, FP::OGT, areaC, none));
+      return arith::AndIOp::create(
+          b, l, positive,
+          arith::CmpFOp::create(b, l, FP::OGT, iou, iouThreshold));
+    };
+
+    int64_t bound = batches * classes * count;
+    auto rowsType = RankedTensorType::get({bound, 3}, i64);
+    auto flagsType = RankedTensorType::get({count}, rewriter.getI1Type());
+    Value rows = emptyTensor(rewriter, loc, rowsType);
+    auto perClass = [&](OpBuilder &b, Location l, Value batch, Value cls,
+                        ValueRange iter) -> SmallVector<Value> {
+      Value flags = filledTensor(b, l, flagsType, b.getBoolAttr(false));
+      auto rounds = forLoop(
+          b, l, zero, maxOutput, ValueRange{iter[0], iter[1], flags},
+          [&](OpBuilder &rb, Location rl, Value,
+              ValueRange state) -> SmallVector<Value> {
+            Value taken = state[2];
+            // The best candidate left: -1 when none.
+            Value noBox = constant(rb, rl, -1);
+            auto best = forLoop(
+                rb, rl, zero, n, ValueRange{noBox, real(rb, rl, 0)},
+                [&](OpBuilder &cb, Location cl, Value i,
+                    ValueRange found) -> SmallVector<Value> {
+                  Value score = tensor::ExtractOp::create(
+                      cb, cl, scores, ValueRange{batch, cls, i});
+                  Value free = arith::XOrIOp::create(
+                      cb, cl,
+                      tensor::ExtractOp::create(cb, cl, taken, ValueRange{i}),
+                      arith::ConstantIntOp::create(cb, cl, 1, 1));
+                  Value eligible = arith::AndIOp::create(
+                      cb, cl, free,
+                      arith::CmpFOp::create(cb, cl, arith::CmpFPredicate::OGT,
+                                            score, scoreThreshold));
+                  Value first = arith::CmpIOp::create(
+                      cb, cl, arith::CmpIPredicate::slt, found[0], zero);
+                  Value higher = arith::CmpFOp::create(
+                      cb, cl, arith::CmpFPredicate::OGT, score, found[1]);
+                  Value take = arith::AndIOp::create(
+                      cb, cl, eligible,
+                      arith::OrIOp::create(cb, cl, first, higher));
+                  return {arith::SelectOp::create(cb, cl, take, i, found[0]),
+                          arith::SelectOp::create(cb, cl, take, score,
+                                                  found[1])};
+                });
+            Value box = best.getResult(0);
+            Value any = arith::CmpIOp::create(rb, rl, arith::CmpIPredicate::sge,
+                                              box, zero);
+            return ifThenElse(
+                rb, rl, any, state.getTypes(),
+                [&](OpBuilder &tb, Location tl) -> SmallVector<Value> {
+                  Value row = state[0];
+                  Value next = state[1];
+                  for (auto [k, v] : llvm::enumerate(
+                           SmallVector<Value>{batch, cls, box}))
+                    row = tensor::InsertOp::create(
+                        tb, tl, arith::IndexCastOp::create(tb, tl, i64, v),
+                        row, ValueRange{next, constant(tb, tl, k)});
+                  SmallVector<Value> chosen = corners(tb, tl, batch, box);
+                  Value marked = forLoop(
+                      tb, tl, zero, n, ValueRange{taken},
+                      [&](OpBuilder &sb, Location sl, Value j,
+                          ValueRange f) -> SmallVector<Value> {
+                        Value was = tensor::ExtractOp::create(sb, sl, f[0],
+                                                              ValueRange{j});
+                        Value self = arith::CmpIOp::create(
+                            sb, sl, arith::CmpIPredicate::eq, j, box);
+                        Value now = arith::OrIOp::create(
+                            sb, sl, was,
+                            arith::OrIOp::create(
+                                sb, sl, self,
+                                suppresses(sb, sl, chosen,
+                                           corners(sb, sl, batch, j))));
+                        return {tensor::InsertOp::create(sb, sl, now, f[0],
+                                                         ValueRange{j})};
+                      })
+                                     .getResult(0);
+                  return {row, arith::AddIOp::create(tb, tl, next, one),
+                          marked};
+                },
+                [&](OpBuilder &, Location) -> SmallVector<Value> {
+                  return {state[0], state[1], state[2]};
+                });
+          });
+      return {rounds.getResult(0), rounds.getResult(1)};
+    };
+    auto all = forLoop(
+        rewriter, loc, zero, constant(rewriter, loc, batches),
+        ValueRange{rows, zero},
+        [&](OpBuilder &b, Location l, Value batch,
+            ValueRange iter) -> SmallVector<Value> {
+          return SmallVector<Value>(
+              forLoop(b, l, zero, constant(b, l, classes), iter,
+                      [&](OpBuilder &cb, Location cl, Value cls,
+                          ValueRange inner) -> SmallVector<Value> {
+                        return perClass(cb, cl, batch, cls, inner);
+                      })
+                  .getResults());
+        });
+    Value selected = BoundedExtentOp::create(rewriter, loc, all.getResult(1),
+                                             constant(rewriter, loc, bound));
+    SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0),
+                                         rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {selected, rewriter.getIndexAttr(3)};
+    SmallVector<OpFoldResult> strides = {rewriter.getIndexAttr(1),
+                                         rewriter.getIndexAttr(1)};
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, cast<RankedTensorType>(op.getType()), all.getResult(0), offsets,
+        sizes, strides);
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateDataDependentLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<NonZeroLowering, UniqueLowering>(converter,
-                                                patterns.getContext());
+  patterns.add<NonZeroLowering, UniqueLowering, NonMaxSuppressionLowering>(
+      converter, patterns.getContext());
 }

@@ -407,7 +407,7 @@ struct LowerToLinalgPass
           isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp,
               IotaOp, DynamicSliceOp, ResizeOp, ConvOp, MaxPoolOp,
               AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp, NonZeroOp,
-              UniqueOp, GatherOp,
+              UniqueOp, NonMaxSuppressionOp, GatherOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))
         return WalkResult::advance();

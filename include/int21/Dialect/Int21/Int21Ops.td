@@ -860,6 +860,37 @@ def Int21_UniqueOp : Int21_DynamicOp<"unique", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
+def Int21_NonMaxSuppressionOp : Int21_DynamicOp<"non_max_suppression",
+    [Pure]> {
+  let summary = "greedy selection of boxes by score and overlap (ONNX NMS)";
+  let description = [{
+    For every batch `b` and class `c`: among the boxes whose score is above
+    `score_threshold`, repeatedly selects the highest-scoring one not yet
+    suppressed (the lower index on ties) and suppresses those whose
+    intersection over union with it is above `iou_threshold` (boxes of no
+    area never are), at most `max_output` times. `selected` holds one row
+    `(b, c, box)` per selection, by batch, class and order of selection; the
+    count is known during the run only (at most batches x classes x boxes).
+    `boxes` are `[y1, x1, y2, x2]` corners, or `[x, y, width, height]`
+    around a center with `center_point_box`. The thresholds and
+    `max_output` are scalars read during the run.
+
+    ```mlir
+    %s = int21.non_max_suppression %boxes, %scores, %max, %iou, %score
+        {center_point_box = false} : (tensor<1x6x4xf32>, tensor<1x2x6xf32>,
+        tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<?x3xi64>
+    ```
+  }];
+  let arguments = (ins Int21_FloatTensor:$boxes, Int21_FloatTensor:$scores,
+                       RankedTensorOf<[I64]>:$max_output,
+                       Int21_FloatTensor:$iou_threshold,
+                       Int21_FloatTensor:$score_threshold,
+                       BoolAttr:$center_point_box);
+  let results = (outs RankedTensorOf<[I64]>:$selected);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion groups
 //===----------------------------------------------------------------------===//
