@@ -654,7 +654,6 @@ Engine::outputShapes(ArrayRef<std::vector<int64_t>> inputShapes,
   return shapesFromExtents(metadata(), name, *extents, *extents);
 }
 
-
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<void *> outputs) const {
   if (isDynamic())
@@ -671,25 +670,17 @@ Error Engine::run(ArrayRef<const void *> inputs,
   return runShaped(inputs, inputShapes, outputs, /*ms=*/nullptr, ranShapes);
 }
 
-bool Engine::hasDataExtents() const {
-  return llvm::any_of(metadata().outputs,
-                      [](const TensorSpec &spec) { return spec.hasDataDims(); });
-}
-
 Error Engine::runShaped(ArrayRef<const void *> inputs,
                         ArrayRef<std::vector<int64_t>> inputShapes,
                         ArrayRef<void *> outputs, double *ms,
                         std::vector<std::vector<int64_t>> *ranShapes) const {
-  if (ranShapes && !isDynamic()) {
-    ranShapes->clear();
-    for (const TensorSpec &spec : metadata().outputs)
-      ranShapes->push_back(spec.shape);
-  }
   if (!isDynamic()) {
-    if (Expected<std::vector<std::vector<int64_t>>> checked =
-            outputShapes(inputShapes);
-        !checked)
+    Expected<std::vector<std::vector<int64_t>>> checked =
+        outputShapes(inputShapes);
+    if (!checked)
       return checked.takeError();
+    if (ranShapes)
+      *ranShapes = std::move(*checked);
     if (!ms)
       return run(inputs, outputs);
     Expected<double> took = runTimed(inputs, outputs);

@@ -121,8 +121,6 @@ public:
                   llvm::ArrayRef<std::vector<int64_t>> inputShapes,
                   llvm::ArrayRef<void *> outputs,
                   std::vector<std::vector<int64_t>> *ranShapes = nullptr) const;
-  /// Whether some output has extents the run computes from data.
-  bool hasDataExtents() const;
   /// The specialisation a run on inputs of `inputShapes` takes (its index in
   /// EngineMetadata::specializations), or -1 for the generic code.
   int specializationFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;

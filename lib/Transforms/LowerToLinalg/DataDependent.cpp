@@ -74,7 +74,7 @@ struct NonZeroLowering : OpConversionPattern<NonZeroOp> {
     for (Value extent : loops.ubs)
       numel = arith::MulIOp::create(rewriter, loc, numel, extent);
 
-    // The count.
+    // The count (of a scalar: the body once, without loops).
     scf::LoopNest count = scf::buildLoopNest(
         rewriter, loc, loops.lbs, loops.ubs, loops.steps, ValueRange{zero},
         [&](OpBuilder &b, Location l, ValueRange ivs,
@@ -84,17 +84,8 @@ struct NonZeroLowering : OpConversionPattern<NonZeroOp> {
                                               one, zero);
           return {arith::AddIOp::create(b, l, iter[0], add)};
         });
-    Value n = type.getRank() == 0
-                  ? arith::SelectOp::create(
-                        rewriter, loc,
-                        isNonZero(rewriter, loc,
-                                  tensor::ExtractOp::create(rewriter, loc,
-                                                            input,
-                                                            ValueRange{})),
-                        one, zero)
-                        .getResult()
-                  : count.results.front();
-    Value extent = BoundedExtentOp::create(rewriter, loc, n, numel);
+    Value extent =
+        BoundedExtentOp::create(rewriter, loc, count.results.front(), numel);
 
     // The positions, column by column.
     Value empty = emptyTensor(rewriter, loc, resultType, ValueRange{extent});
