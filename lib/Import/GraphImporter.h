@@ -7,6 +7,35 @@
 
 namespace int21::onnx_import {
 
+/// Calls `fn` on every subgraph attribute of `node` (If's branches, Loop's
+/// and Scan's bodies) with the attribute's name.
+inline void forEachSubgraph(
+    const onnx::NodeProto &node,
+    llvm::function_ref<void(const onnx::GraphProto &, StringRef)> fn) {
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.has_g())
+      fn(attr.g(), attr.name());
+    for (const onnx::GraphProto &g : attr.graphs())
+      fn(g, attr.name());
+  }
+}
+
+/// Calls `fn` on every name that a node of `graph` or of its subgraphs
+/// reads, or that `graph` returns (local names included).
+inline void forEachRead(const onnx::GraphProto &graph,
+                        llvm::function_ref<void(const std::string &)> fn) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &input : node.input())
+      if (!input.empty())
+        fn(input);
+    forEachSubgraph(node, [&](const onnx::GraphProto &body, StringRef) {
+      forEachRead(body, fn);
+    });
+  }
+  for (const onnx::ValueInfoProto &output : graph.output())
+    fn(output.name());
+}
+
 /// Maps ONNX value names to int21 values while one graph is imported.
 /// Initializers become constants lazily, at the top of the function, when a
 /// node first reads them.
@@ -17,6 +46,13 @@ public:
   GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
                 StringRef baseDir, Location modelLoc,
                 std::shared_ptr<const void> owner, bool weightData);
+  /// The importer of `body`, a subgraph of a node of `parent` (If's
+  /// branches, Loop's and Scan's bodies): names it does not define are
+  /// looked up in `parent` (outer-scope values), its constants go where
+  /// the parent's go, and `scope` ("If#0/then_branch/") prefixes the names
+  /// of its nodes in diagnostics.
+  GraphImporter(GraphImporter &parent, const onnx::GraphProto &body,
+                StringRef scope);
 
   /// The value called `name`, or failure (with a diagnostic at `loc`).
   FailureOr<Value> lookup(StringRef name, Location loc);
@@ -29,6 +65,14 @@ public:
   void setConstantInsertionPoint(Block *body) {
     constantBuilder.setInsertionPointToStart(body);
   }
+
+  /// The opset of the model's default domain.
+  int64_t opset = 0;
+  /// What prefixes node names in diagnostics: empty for the main graph,
+  /// "Loop#3/body/" for a subgraph.
+  std::string scope;
+  /// The importer of the graph this one is a subgraph of, if any.
+  GraphImporter *parent = nullptr;
 
   /// Records `check` ([2]: the least and greatest of some indices) with
   /// the bounds they must lie in (kIndexBoundsAttr's form); the main graph
@@ -46,7 +90,11 @@ public:
   /// the shape arithmetic that ends in a Reshape.
   const SmallVector<SymbolicExtent> *symbolic(StringRef name) const {
     auto it = symbolicValues.find(name);
-    return it == symbolicValues.end() ? nullptr : &it->second;
+    if (it != symbolicValues.end())
+      return &it->second;
+    if (parent && !values.count(name) && !initializers.count(name))
+      return parent->symbolic(name);
+    return nullptr;
   }
   void defineSymbolic(StringRef name, SmallVector<SymbolicExtent> extents) {
     symbolicValues[name] = std::move(extents);
@@ -70,6 +118,22 @@ private:
   SmallVector<std::pair<Value, mlir::ArrayAttr>> indexChecks;
   OpBuilder constantBuilder;
 };
+
+/// Imports the nodes of `graph.graph` in order at `builder`'s insertion
+/// point (its values defined or looked up in `graph`): every node through
+/// its handler in the op table, inputs checked first.
+LogicalResult importGraphNodes(GraphImporter &graph, OpBuilder &builder);
+
+/// Imports `body`, a subgraph of node `node` of `parent` (its attribute
+/// `attr`), at `builder`'s insertion point, its inputs bound to `args`
+/// (as many as it declares): the values of its outputs, or failure with a
+/// diagnostic. `checks` receives the index checks of its nodes
+/// (GraphImporter::addIndexCheck), which the caller carries out of the
+/// region.
+FailureOr<SmallVector<Value>>
+importSubgraph(GraphImporter &parent, const onnx::GraphProto &body,
+               StringRef scope, ValueRange args, OpBuilder &builder,
+               SmallVectorImpl<std::pair<Value, mlir::ArrayAttr>> &checks);
 
 } // namespace int21::onnx_import
 

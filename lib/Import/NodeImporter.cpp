@@ -71,9 +71,9 @@ NodeImporter::extentsOf(unsigned i, StringRef what) {
            failure();
   // An input of the model: its elements read at run time (before the run,
   // where they size the outputs). A value the model computes is not (its
-  // elements exist during the run only): it must be a constant.
-  if (auto arg = dyn_cast<BlockArgument>(input(i));
-      arg && isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+  // elements exist during the run only): it must be a constant, unless a
+  // subgraph computes it (its extents exist during the run only anyway).
+  if (isRuntimeInput(i) || isComputedInRegion(i)) {
     // Elements the engine reads at run time.
     SmallVector<SymbolicExtent> extents;
     Value data = input(i);
@@ -147,6 +147,17 @@ bool NodeImporter::isExtentsInput(unsigned i) {
 bool NodeImporter::isRuntimeInput(unsigned i) {
   auto arg = hasInput(i) ? dyn_cast<BlockArgument>(input(i)) : BlockArgument();
   return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+bool NodeImporter::isComputedInRegion(unsigned i) {
+  if (!hasInput(i))
+    return false;
+  Value v = input(i);
+  ElementsAttr constant;
+  if (matchPattern(v, m_Constant(&constant)))
+    return false;
+  Region *region = v.getParentRegion();
+  return region && !isa<func::FuncOp>(region->getParentOp());
 }
 
 FailureOr<Value> NodeImporter::scalarInput(unsigned i, StringRef what) {
@@ -340,6 +351,11 @@ const onnx::AttributeProto *NodeImporter::findAttr(StringRef name) const {
 }
 
 bool NodeImporter::hasAttr(StringRef name) const { return findAttr(name); }
+
+const onnx::GraphProto *NodeImporter::attrGraph(StringRef name) const {
+  const onnx::AttributeProto *attr = findAttr(name);
+  return attr && attr->has_g() ? &attr->g() : nullptr;
+}
 
 int64_t NodeImporter::attrInt(StringRef name, int64_t defaultValue) const {
   const onnx::AttributeProto *attr = findAttr(name);

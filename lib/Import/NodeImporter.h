@@ -108,6 +108,10 @@ public:
   SmallVector<int64_t> attrInts(StringRef name,
                                 ArrayRef<int64_t> defaultValue = {}) const;
   const onnx::TensorProto *attrTensor(StringRef name) const;
+  /// The subgraph held by attribute `name` (If's branches, Loop's body).
+  const onnx::GraphProto *attrGraph(StringRef name) const;
+  /// The importer of the graph this node belongs to (for its subgraphs).
+  GraphImporter &graphImporter() { return graph; }
   /// The data of a tensor held by this node (e.g. Constant's value).
   FailureOr<ElementsAttr> tensorValue(const onnx::TensorProto &tensor);
 
@@ -196,6 +200,9 @@ public:
   /// Whether input `i` is an input of the model (not a constant, not
   /// computed): a value the engine reads at run time, also before the run.
   bool isRuntimeInput(unsigned i);
+  /// Whether input `i` is computed in a subgraph's region (a Loop body's,
+  /// from the iteration number, say): a value the run reads as it goes.
+  bool isComputedInRegion(unsigned i);
   /// Input `i`, of one element, as a rank-0 tensor (a parameter given as
   /// data, for elementwise ops to broadcast).
   FailureOr<Value> scalarInput(unsigned i, StringRef what);
@@ -246,6 +253,7 @@ void registerRearrangeOps(OpImportTable &table);
 void registerQuantizationOps(OpImportTable &table);
 void registerIndexingOps(OpImportTable &table);
 void registerResamplingOps(OpImportTable &table);
+void registerControlFlowOps(OpImportTable &table);
 
 /// MatMul with numpy semantics: 1-D operands are promoted to matrices and
 /// the added dimension is removed from the result.

@@ -24,6 +24,7 @@
 #include "onnx/version_converter/convert.h"
 
 #include <exception>
+#include <functional>
 #include <queue>
 
 using namespace mlir;
@@ -50,6 +51,21 @@ GraphImporter::GraphImporter(MLIRContext *ctx, const onnx::GraphProto &graph,
         ++uses[input];
   for (const onnx::ValueInfoProto &output : graph.output())
     ++uses[output.name()];
+  // What subgraphs read from this graph (their outer-scope values).
+  for (const onnx::NodeProto &node : graph.node())
+    forEachSubgraph(node, [&](const onnx::GraphProto &body, StringRef) {
+      forEachRead(body, [&](const std::string &name) { ++uses[name]; });
+    });
+}
+
+GraphImporter::GraphImporter(GraphImporter &parent,
+                             const onnx::GraphProto &body, StringRef scope)
+    : GraphImporter(parent.ctx, body, parent.baseDir, parent.modelLoc,
+                    parent.owner, parent.weightData) {
+  this->parent = &parent;
+  this->scope = scope.str();
+  opset = parent.opset;
+  constantBuilder = parent.constantBuilder;
 }
 
 Location GraphImporter::nodeLoc(const onnx::NodeProto &node,
@@ -57,7 +73,7 @@ Location GraphImporter::nodeLoc(const onnx::NodeProto &node,
   std::string name = node.name().empty()
                          ? node.op_type() + "#" + std::to_string(index)
                          : node.name();
-  return NameLoc::get(StringAttr::get(ctx, name), modelLoc);
+  return NameLoc::get(StringAttr::get(ctx, scope + name), modelLoc);
 }
 
 FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
@@ -65,8 +81,11 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
   if (it != values.end())
     return it->second;
   auto init = initializers.find(name);
-  if (init == initializers.end())
+  if (init == initializers.end()) {
+    if (parent)
+      return parent->lookup(name, loc);
     return emitError(loc) << "no value named '" << name << "'", failure();
+  }
   // Initializers are located by name; errors name them in their text.
   Location initLoc = NameLoc::get(StringAttr::get(ctx, name), modelLoc);
   FailureOr<ElementsAttr> attr = convertTensor(
@@ -77,6 +96,120 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
   Value value = ConstantOp::create(constantBuilder, initLoc, *attr);
   values[name] = value;
   return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Nodes and subgraphs
+//===----------------------------------------------------------------------===//
+
+/// Checks that no input the operator requires is given as the empty name
+/// (which ONNX reserves for absent optional inputs).
+static LogicalResult checkInputsPresent(const onnx::NodeProto &node,
+                                        const onnx::OpSchema &schema,
+                                        Location loc) {
+  const auto &formals = schema.inputs();
+  for (int i = 0; i < node.input_size(); ++i) {
+    if (!node.input(i).empty() || formals.empty())
+      continue;
+    const auto &formal = formals[std::min<size_t>(i, formals.size() - 1)];
+    if (formal.GetOption() != onnx::OpSchema::Optional)
+      return emitError(loc)
+                 << node.op_type() << ": input " << i << " ('"
+                 << formal.GetName() << "') is required but given as empty",
+             failure();
+  }
+  return success();
+}
+
+LogicalResult int21::onnx_import::importGraphNodes(GraphImporter &graph,
+                                                   OpBuilder &builder) {
+  const OpImportTable &table = getOpImportTable();
+  for (auto [index, node] : llvm::enumerate(graph.graph.node())) {
+    Location loc = graph.nodeLoc(node, index);
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), graph.opset, "");
+    int since =
+        schema ? schema->SinceVersion() : static_cast<int>(graph.opset);
+    NodeImporter importer(graph, node, graph.opset, since, builder, loc);
+    if (schema && failed(checkInputsPresent(node, *schema, loc)))
+      return failure();
+    // Inputs are materialised first so that a bad one is reported as such.
+    for (unsigned i = 0; i < importer.numInputs(); ++i)
+      if (importer.hasInput(i) &&
+          failed(graph.lookup(node.input(i), loc)))
+        return failure();
+    const OpImportEntry &entry = table.find(node.op_type())->second;
+    // A shape computed from dynamic extents, read as data by a node that
+    // does not follow shapes: the program computes its elements.
+    if (!entry.symbolic)
+      for (unsigned i = 0; i < importer.numInputs(); ++i)
+        if (const SmallVector<SymbolicExtent> *extents =
+                importer.symbolicInput(i))
+          graph.define(
+              node.input(i),
+              materializeExtents(builder, loc, *extents,
+                                 importer.inputType(i).getRank()));
+    if (!entry.dynamic)
+      for (unsigned i = 0; i < importer.numInputs(); ++i) {
+        if (!importer.hasInput(i))
+          continue;
+        RankedTensorType type = importer.inputType(i);
+        if (type && !type.hasStaticShape())
+          return emitError(loc)
+                     << node.op_type() << ": input " << i << " ('"
+                     << node.input(i) << "') has the dynamic shape "
+                     << type << "; int21 imports " << node.op_type()
+                     << " on static shapes only: give the model's inputs "
+                        "static shapes with --input-shape",
+                 failure();
+      }
+    if (failed(entry.fn(importer)))
+      return failure();
+    for (const std::string &output : node.output())
+      if (!output.empty() && graph.useCount(output) &&
+          failed(graph.lookup(output, loc)))
+        return emitError(loc) << node.op_type() << ": output '" << output
+                              << "' was not produced",
+               failure();
+  }
+
+  return success();
+}
+
+FailureOr<SmallVector<Value>> int21::onnx_import::importSubgraph(
+    GraphImporter &parent, const onnx::GraphProto &body, StringRef scope,
+    ValueRange args, OpBuilder &builder,
+    SmallVectorImpl<std::pair<Value, mlir::ArrayAttr>> &checks) {
+  GraphImporter graph(parent, body, scope);
+  Location loc = NameLoc::get(StringAttr::get(parent.ctx, scope.drop_back()),
+                              parent.modelLoc);
+  if (static_cast<size_t>(body.input_size()) != args.size())
+    return emitError(loc) << "the subgraph takes " << body.input_size()
+                          << " inputs where the node gives " << args.size(),
+           failure();
+  for (auto [input, arg] : llvm::zip(body.input(), args))
+    graph.define(input.name(), arg);
+  if (failed(importGraphNodes(graph, builder)))
+    return failure();
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : body.output()) {
+    if (const SmallVector<SymbolicExtent> *extents =
+            graph.symbolic(output.name())) {
+      FailureOr<Value> placeholder = graph.lookup(output.name(), loc);
+      if (failed(placeholder))
+        return failure();
+      graph.define(output.name(),
+                   materializeExtents(
+                       builder, loc, *extents,
+                       cast<RankedTensorType>(placeholder->getType()).getRank()));
+    }
+    FailureOr<Value> value = graph.lookup(output.name(), loc);
+    if (failed(value))
+      return failure();
+    results.push_back(*value);
+  }
+  checks.append(graph.getIndexChecks().begin(), graph.getIndexChecks().end());
+  return results;
 }
 
 //===----------------------------------------------------------------------===//
@@ -99,6 +232,7 @@ const OpImportTable &int21::onnx_import::getOpImportTable() {
     registerQuantizationOps(t);
     registerIndexingOps(t);
     registerResamplingOps(t);
+    registerControlFlowOps(t);
     return t;
   }();
   return table;
@@ -310,6 +444,20 @@ LogicalResult ModelImporter::sortAndCheckGraph() {
         ++pending[i];
       }
     }
+    // The values of this graph that its subgraphs read come first too (the
+    // subgraphs' own names are defined by no node here).
+    llvm::StringSet<> implicit;
+    forEachSubgraph(graph.node(i), [&](const onnx::GraphProto &body,
+                                       StringRef) {
+      forEachRead(body, [&](const std::string &name) {
+        auto it = producer.find(name);
+        if (it != producer.end() && it->second >= 0 && it->second != i &&
+            implicit.insert(name).second) {
+          consumers[it->second].push_back(i);
+          ++pending[i];
+        }
+      });
+    });
   }
   for (const onnx::ValueInfoProto &output : graph.output())
     if (!producer.count(output.name()))
@@ -509,22 +657,34 @@ LogicalResult ModelImporter::checkSupportedOps() {
   std::string unsupported;
   unsigned count = 0;
   llvm::StringSet<> reported;
-  for (auto [i, node] : llvm::enumerate(model.graph().node())) {
-    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    auto it = table.find(node.op_type());
-    if (defaultDomain && it != table.end() && opset >= it->second.minOpset)
-      continue;
-    std::string key = node.domain() + "::" + node.op_type();
-    if (!reported.insert(key).second)
-      continue;
-    std::string name = node.name().empty()
-                           ? node.op_type() + "#" + std::to_string(i)
-                           : node.name();
-    unsupported += (count++ ? ", " : "") +
-                   (defaultDomain ? "" : node.domain() + ".") + node.op_type() +
-                   " (opset " + std::to_string(opset) + ", node '" + name +
-                   "')";
-  }
+  // The nodes of subgraphs too, named by their path ("Loop#0/body/Add#2").
+  std::function<void(const onnx::GraphProto &, const std::string &)> visit =
+      [&](const onnx::GraphProto &graph, const std::string &scope) {
+        for (auto [i, node] : llvm::enumerate(graph.node())) {
+          std::string name = scope + (node.name().empty()
+                                          ? node.op_type() + "#" +
+                                                std::to_string(i)
+                                          : node.name());
+          forEachSubgraph(node, [&](const onnx::GraphProto &body,
+                                    StringRef attr) {
+            visit(body, name + "/" + attr.str() + "/");
+          });
+          bool defaultDomain =
+              node.domain().empty() || node.domain() == "ai.onnx";
+          auto it = table.find(node.op_type());
+          if (defaultDomain && it != table.end() &&
+              opset >= it->second.minOpset)
+            continue;
+          std::string key = node.domain() + "::" + node.op_type();
+          if (!reported.insert(key).second)
+            continue;
+          unsupported += (count++ ? ", " : "") +
+                         (defaultDomain ? "" : node.domain() + ".") +
+                         node.op_type() + " (opset " + std::to_string(opset) +
+                         ", node '" + name + "')";
+        }
+      };
+  visit(model.graph(), "");
   if (count)
     return error() << "unsupported ONNX op" << (count > 1 ? "s" : "") << ": "
                    << unsupported;
@@ -554,25 +714,6 @@ ModelImporter::valueType(const onnx::ValueInfoProto &value, StringRef what) {
                    << "' has an absurd shape (over 2^40 elements)",
            failure();
   return RankedTensorType::get(shape, elementType);
-}
-
-/// Checks that no input the operator requires is given as the empty name
-/// (which ONNX reserves for absent optional inputs).
-static LogicalResult checkInputsPresent(const onnx::NodeProto &node,
-                                        const onnx::OpSchema &schema,
-                                        Location loc) {
-  const auto &formals = schema.inputs();
-  for (int i = 0; i < node.input_size(); ++i) {
-    if (!node.input(i).empty() || formals.empty())
-      continue;
-    const auto &formal = formals[std::min<size_t>(i, formals.size() - 1)];
-    if (formal.GetOption() != onnx::OpSchema::Optional)
-      return emitError(loc)
-                 << node.op_type() << ": input " << i << " ('"
-                 << formal.GetName() << "') is required but given as empty",
-             failure();
-  }
-  return success();
 }
 
 FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
@@ -621,55 +762,10 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   for (auto [i, input] : llvm::enumerate(args))
     graphImporter.define(input->name(), body->getArgument(i));
 
+  graphImporter.opset = opset;
   builder.setInsertionPointToEnd(body);
-  const OpImportTable &table = getOpImportTable();
-  for (auto [index, node] : llvm::enumerate(graph.node())) {
-    Location loc = graphImporter.nodeLoc(node, index);
-    const onnx::OpSchema *schema =
-        onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
-    int since = schema ? schema->SinceVersion() : static_cast<int>(opset);
-    NodeImporter importer(graphImporter, node, opset, since, builder, loc);
-    if (schema && failed(checkInputsPresent(node, *schema, loc)))
-      return failure();
-    // Inputs are materialised first so that a bad one is reported as such.
-    for (unsigned i = 0; i < importer.numInputs(); ++i)
-      if (importer.hasInput(i) &&
-          failed(graphImporter.lookup(node.input(i), loc)))
-        return failure();
-    const OpImportEntry &entry = table.find(node.op_type())->second;
-    // A shape computed from dynamic extents, read as data by a node that
-    // does not follow shapes: the program computes its elements.
-    if (!entry.symbolic)
-      for (unsigned i = 0; i < importer.numInputs(); ++i)
-        if (const SmallVector<SymbolicExtent> *extents =
-                importer.symbolicInput(i))
-          graphImporter.define(
-              node.input(i),
-              materializeExtents(builder, loc, *extents,
-                                 importer.inputType(i).getRank()));
-    if (!entry.dynamic)
-      for (unsigned i = 0; i < importer.numInputs(); ++i) {
-        if (!importer.hasInput(i))
-          continue;
-        RankedTensorType type = importer.inputType(i);
-        if (type && !type.hasStaticShape())
-          return emitError(loc)
-                     << node.op_type() << ": input " << i << " ('"
-                     << node.input(i) << "') has the dynamic shape "
-                     << type << "; int21 imports " << node.op_type()
-                     << " on static shapes only: give the model's inputs "
-                        "static shapes with --input-shape",
-                 failure();
-      }
-    if (failed(entry.fn(importer)))
-      return failure();
-    for (const std::string &output : node.output())
-      if (!output.empty() && graphImporter.useCount(output) &&
-          failed(graphImporter.lookup(output, loc)))
-        return emitError(loc) << node.op_type() << ": output '" << output
-                              << "' was not produced",
-               failure();
-  }
+  if (failed(importGraphNodes(graphImporter, builder)))
+    return failure();
 
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;

@@ -34,6 +34,7 @@ namespace int21 {
 #define GEN_PASS_DEF_INT21SIGNLESSSIGNATURE
 #define GEN_PASS_DEF_INT21PLANWORKSPACE
 #define GEN_PASS_DEF_INT21DETACHEMPTYARGUMENTS
+#define GEN_PASS_DEF_INT21INLINEDEALLOCHELPERS
 #define GEN_PASS_DEF_INT21CPUENTRYPOINT
 #include "int21/Transforms/Passes.h.inc"
 } // namespace int21
@@ -772,6 +773,43 @@ struct PlanWorkspacePass
       }
     }
     return end;
+  }
+};
+
+struct InlineDeallocHelpersPass
+    : int21::impl::Int21InlineDeallocHelpersBase<InlineDeallocHelpersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> helpers;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.getSymName().starts_with("dealloc_helper") &&
+          func.isPrivate() && !func.isExternal())
+        helpers.push_back(func);
+    for (func::FuncOp helper : helpers) {
+      if (!helper.getBody().hasOneBlock()) {
+        helper.emitError("a deallocation helper of more than one block");
+        return signalPassFailure();
+      }
+      Block &body = helper.getBody().front();
+      auto ret = cast<func::ReturnOp>(body.getTerminator());
+      SmallVector<func::CallOp> calls;
+      module.walk([&](func::CallOp call) {
+        if (call.getCallee() == helper.getSymName())
+          calls.push_back(call);
+      });
+      for (func::CallOp call : calls) {
+        IRMapping mapping;
+        mapping.map(body.getArguments(), call.getOperands());
+        OpBuilder b(call);
+        for (Operation &op : body.without_terminator())
+          b.clone(op, mapping);
+        for (auto [result, value] :
+             llvm::zip(call.getResults(), ret.getOperands()))
+          result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+        call.erase();
+      }
+      helper.erase();
+    }
   }
 };
 

@@ -38,6 +38,9 @@ static void addInlineAndBufferize(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop (ONNX Loop and Scan) may carry a value its body computes afresh
+  // each iteration; the deallocation pipeline frees the one it replaces.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
@@ -76,6 +79,7 @@ void int21::buildInt21CPUCodegenPipeline(
   pm.addPass(createInt21DynamicSignature());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createInt21InlineDeallocHelpers());
 
   // Loops: scf.forall runs on OpenMP threads, the rest sequentially.
   {

@@ -187,6 +187,19 @@ def Int21DetachEmptyArguments
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def Int21InlineDeallocHelpers
+    : Pass<"int21-inline-dealloc-helpers", "::mlir::ModuleOp"> {
+  let summary = "Inline the deallocation pipeline's helper functions";
+  let description = [{
+    Where the ownership-based deallocation cannot tell which of several
+    buffers alias (a loop that carries buffers its body allocates afresh),
+    `convert-bufferization-to-memref` calls a generated helper,
+    `@dealloc_helper`, on dynamically shaped memrefs, which the
+    bare-pointer calling convention cannot pass. Each call is replaced by
+    the helper's body, and the helper erased.
+  }];
+}
+
 def Int21DynamicSignature : Pass<"int21-dynamic-signature", "::mlir::ModuleOp"> {
   let summary = "Pass @main's dynamic extents in one array, with a function computing the outputs'";
   let description = [{

@@ -1127,7 +1127,8 @@ LogicalResult importSlice(NodeImporter &n) {
   // Parameters read at run time, or computed from dynamic extents.
   if (n.sinceVersion >= 10 && !n.symbolicInput(0))
     for (unsigned i = 1; i < 5; ++i)
-      if (n.isRuntimeInput(i) || n.symbolicInput(i))
+      if (n.isRuntimeInput(i) || n.symbolicInput(i) ||
+          n.isComputedInRegion(i))
         return importRuntimeSlice(n);
   if (n.sinceVersion < 10) {
     starts = n.attrInts("starts");
