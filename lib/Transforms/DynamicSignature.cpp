@@ -143,6 +143,44 @@ struct DimOfCarriedBuffer : OpRewritePattern<memref::DimOp> {
   }
 };
 
+/// The extent of an scf.if's result (ONNX If's branches giving different
+/// extents): the branch's, chosen by the condition, where each branch's is
+/// known outside it (static, or of a buffer defined before the if).
+struct DimOfIfResult : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DimOp dim,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto result = dyn_cast<OpResult>(dim.getSource());
+    auto ifOp = result ? dyn_cast<scf::IfOp>(result.getOwner()) : scf::IfOp();
+    if (!index || !ifOp || ifOp.getElseRegion().empty())
+      return failure();
+    Location loc = dim.getLoc();
+    SmallVector<Value> extents;
+    for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()}) {
+      Value yielded =
+          block->getTerminator()->getOperand(result.getResultNumber());
+      // Through casts to the result's type.
+      while (auto cast = yielded.getDefiningOp<memref::CastOp>())
+        yielded = cast.getSource();
+      auto type = dyn_cast<MemRefType>(yielded.getType());
+      if (!type)
+        return failure();
+      if (!type.isDynamicDim(*index)) {
+        extents.push_back(arith::ConstantIndexOp::create(
+            rewriter, loc, type.getDimSize(*index)));
+        continue;
+      }
+      if (ifOp->isAncestor(yielded.getParentRegion()->getParentOp()))
+        return failure();
+      extents.push_back(memref::DimOp::create(rewriter, loc, yielded, *index));
+    }
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(dim, ifOp.getCondition(),
+                                                 extents[0], extents[1]);
+    return success();
+  }
+};
+
 struct DynamicSignaturePass
     : int21::impl::Int21DynamicSignatureBase<DynamicSignaturePass> {
   void runOnOperation() override {
@@ -208,7 +246,7 @@ struct DynamicSignaturePass
       memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
       memref::populateResolveShapedTypeResultDimsPatterns(patterns);
       memref::DimOp::getCanonicalizationPatterns(patterns, ctx);
-      patterns.add<DimOfView, DimOfCarriedBuffer>(ctx);
+      patterns.add<DimOfView, DimOfCarriedBuffer, DimOfIfResult>(ctx);
       GreedyRewriteConfig config;
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
       // The dim ops may fold away: follow their values through a

@@ -3,6 +3,8 @@
 #include "int21/Dialect/Int21/Int21Ops.h"
 #include "int21/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -38,8 +40,16 @@ struct FormFusionGroupsPass
   using Base::Base;
 
   void runOnOperation() override {
-    for (Block &block : getOperation().getBody())
-      formGroups(block);
+    // The function's blocks, and those of the control flow in them (an ONNX
+    // If's branches, a Loop's body): groups never cross a region's boundary.
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) {
+      Operation *parent = block->getParentOp();
+      if (isa<func::FuncOp, scf::IfOp, scf::WhileOp, scf::ForOp>(parent))
+        blocks.push_back(block);
+    });
+    for (Block *block : blocks)
+      formGroups(*block);
   }
 
   /// Whether `op` may join `cluster` through its operand `operand`: the
