@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Pass/PassManager.h"
@@ -621,6 +622,26 @@ auto ::int21::lowerToGPUHostForm(ModuleOp module,
         return module.emitError("input '")
                << input.name << "' has dynamic dimensions: GPU engines take "
                << "static shapes; give them with --input-shape NAME=DIMS";
+    // Control flow and random numbers run on the host's side of a CPU
+    // engine only.
+    Operation *hostOnly = nullptr;
+    module->walk([&](Operation *op) {
+      // (The imported model: scf ops are an If's, a Loop's or a Scan's.)
+      if (isa<RandomOp, scf::IfOp, scf::WhileOp, scf::ForOp>(op) &&
+          !op->getParentOfType<FusionGroupOp>()) {
+        hostOnly = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (hostOnly)
+      return hostOnly->emitError(
+          isa<RandomOp>(hostOnly)
+              ? "draws random numbers (Dropout in training mode, "
+                "RandomUniform, RandomNormal): GPU engines do not yet; "
+                "compile for --target=cpu"
+              : "is control flow (If, Loop, Scan): GPU engines run none "
+                "yet; compile for --target=cpu");
     // Extents the run computes from data (NonZero's count).
     Operation *fromData = nullptr;
     module->walk([&](Operation *op) {

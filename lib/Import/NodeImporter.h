@@ -254,6 +254,16 @@ void registerQuantizationOps(OpImportTable &table);
 void registerIndexingOps(OpImportTable &table);
 void registerResamplingOps(OpImportTable &table);
 void registerControlFlowOps(OpImportTable &table);
+void registerRandomOps(OpImportTable &table);
+
+/// An int21.random of `shape` (f64; `sizes` its dynamic extents), uniform
+/// in [0, 1) or standard normal, seeded when `seed` is given (it must lie
+/// in [0, 2^32)); declares the engine's generator in the module.
+FailureOr<Value> randomNumbers(NodeImporter &n, ArrayRef<int64_t> shape,
+                               ValueRange sizes, bool normal,
+                               std::optional<double> seed);
+/// Dropout with its training mode on or read at run time.
+LogicalResult importTrainingDropout(NodeImporter &n);
 
 /// MatMul with numpy semantics: 1-D operands are promoted to matrices and
 /// the added dimension is removed from the result.

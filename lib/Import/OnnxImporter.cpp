@@ -233,6 +233,7 @@ const OpImportTable &int21::onnx_import::getOpImportTable() {
     registerIndexingOps(t);
     registerResamplingOps(t);
     registerControlFlowOps(t);
+    registerRandomOps(t);
     return t;
   }();
   return table;

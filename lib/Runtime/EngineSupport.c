@@ -20,9 +20,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 enum { kHeader = 64, kClasses = 48, kForeign = 255 };
 
@@ -142,4 +144,89 @@ __attribute__((destructor)) static void releaseBlocks(void) {
   }
   if (haveKey)
     pthread_key_delete(cacheKey);
+}
+
+/*===--- Random numbers ---------------------------------------------------===*/
+/* int21.random's generator: the Mersenne Twister (MT19937) as numpy's legacy
+ * RandomState runs it, so that a seed gives the numbers
+ * numpy.random.seed(seed) then rand() (53-bit doubles from two draws) or
+ * randn() (the polar method, two numbers a pair) gives. Each call starts
+ * afresh: from the seed when there is one (every run the same numbers),
+ * else from the clock and a counter (every run new ones). */
+
+enum { kStates = 624, kShift = 397 };
+
+typedef struct Twister {
+  uint32_t state[kStates];
+  int next;
+  int hasSpare;
+  double spare;
+} Twister;
+
+static void twisterSeed(Twister *t, uint32_t seed) {
+  t->state[0] = seed;
+  for (int i = 1; i < kStates; ++i)
+    t->state[i] = 1812433253u * (t->state[i - 1] ^ (t->state[i - 1] >> 30)) +
+                  (uint32_t)i;
+  t->next = kStates;
+  t->hasSpare = 0;
+  t->spare = 0;
+}
+
+static uint32_t twisterDraw(Twister *t) {
+  if (t->next >= kStates) {
+    for (int i = 0; i < kStates; ++i) {
+      uint32_t y = (t->state[i] & 0x80000000u) |
+                   (t->state[(i + 1) % kStates] & 0x7fffffffu);
+      t->state[i] = t->state[(i + kShift) % kStates] ^ (y >> 1) ^
+                    ((y & 1u) ? 0x9908b0dfu : 0u);
+    }
+    t->next = 0;
+  }
+  uint32_t y = t->state[t->next++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
+}
+
+static double twisterUniform(Twister *t) {
+  uint32_t a = twisterDraw(t) >> 5, b = twisterDraw(t) >> 6;
+  return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+static double twisterNormal(Twister *t) {
+  if (t->hasSpare) {
+    t->hasSpare = 0;
+    return t->spare;
+  }
+  double x1, x2, r2;
+  do {
+    x1 = 2.0 * twisterUniform(t) - 1.0;
+    x2 = 2.0 * twisterUniform(t) - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (r2 >= 1.0 || r2 == 0.0);
+  double f = sqrt(-2.0 * log(r2) / r2);
+  t->spare = f * x1;
+  t->hasSpare = 1;
+  return f * x2;
+}
+
+static uint32_t freshSeed(void) {
+  static uint32_t counter;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  uint32_t n = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+  return (uint32_t)now.tv_nsec ^ ((uint32_t)now.tv_sec * 2654435761u) ^
+         (n * 40503u);
+}
+
+void int21_random(int64_t pointer, int64_t count, int64_t seed,
+                  int64_t normal) {
+  double *out = (double *)(uintptr_t)pointer;
+  Twister t;
+  twisterSeed(&t, seed >= 0 ? (uint32_t)seed : freshSeed());
+  for (int64_t i = 0; i < count; ++i)
+    out[i] = normal ? twisterNormal(&t) : twisterUniform(&t);
 }

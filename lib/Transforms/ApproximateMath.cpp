@@ -10,6 +10,7 @@
 #include "int21/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -41,6 +42,9 @@ struct ApproximateMathPass
     // Narrower floats are computed in f32 first, then approximated.
     populateMathF32ExpansionPatterns(patterns, approximated);
     populateMathPolynomialApproximationPatterns(patterns, approximated);
+    // bf16 conversions as integer arithmetic (round to nearest even): the
+    // engine links no compiler runtime for __truncsfbf2.
+    arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

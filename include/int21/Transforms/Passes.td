@@ -48,7 +48,9 @@ def Int21LowerToLinalg : Pass<"int21-lower-to-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::func::FuncDialect",
+    "::mlir::bufferization::BufferizationDialect"
   ];
   let options = [
     Option<"filterLanes", "filter-lanes", "bool", /*default=*/"true",

@@ -805,6 +805,16 @@ LogicalResult IotaOp::verify() {
   return success();
 }
 
+LogicalResult RandomOp::verify() {
+  auto type = cast<RankedTensorType>(getOutput().getType());
+  if (failed(verifySizes(*this, type, getSizes())))
+    return failure();
+  if (std::optional<int64_t> seed = getSeed();
+      seed && (*seed < 0 || *seed > std::numeric_limits<uint32_t>::max()))
+    return emitOpError() << "expects a seed in [0, 2^32), got " << *seed;
+  return success();
+}
+
 LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,

@@ -155,10 +155,87 @@ LogicalResult importConvTranspose(NodeImporter &n) {
       n.b.getI64IntegerAttr(n.attrInt("group", 1))));
 }
 
+/// The mean of `x` over `axes` and its (biased) variance, the reduced
+/// dimensions kept as 1.
+FailureOr<std::pair<Value, Value>> meanAndVariance(NodeImporter &n, Value x,
+                                                   DenseI64ArrayAttr axes) {
+  BoolAttr keep = n.b.getBoolAttr(true);
+  FailureOr<Value> mean = n.create<ReduceMeanOp>(x, axes, keep);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> centred = n.create<SubOp>(x, *mean);
+  if (failed(centred))
+    return failure();
+  FailureOr<Value> squares = n.create<MulOp>(*centred, *centred);
+  if (failed(squares))
+    return failure();
+  FailureOr<Value> variance = n.create<ReduceMeanOp>(*squares, axes, keep);
+  if (failed(variance))
+    return failure();
+  return std::make_pair(*mean, *variance);
+}
+
+/// BatchNormalization in training mode (opset 14 on): normalised with the
+/// batch's own mean and (biased) variance over every axis but the channels,
+/// and the running statistics updated with them:
+/// running = given * momentum + batch * (1 - momentum).
+LogicalResult importTrainingBatchNorm(NodeImporter &n) {
+  RankedTensorType x = n.inputType(0);
+  if (x.getRank() < 2)
+    return n.emitError() << "expects an input of rank 2 or more", failure();
+  if (!x.hasStaticShape())
+    return n.emitError() << "training mode on dynamic extents is not "
+                            "supported: give the inputs static shapes with "
+                            "--input-shape",
+           failure();
+  Type type = x.getElementType();
+  int64_t channels = x.getDimSize(1);
+  SmallVector<int64_t> axes{0};
+  for (int64_t d = 2; d < x.getRank(); ++d)
+    axes.push_back(d);
+  FailureOr<std::pair<Value, Value>> stats =
+      meanAndVariance(n, n.input(0), n.b.getDenseI64ArrayAttr(axes));
+  if (failed(stats))
+    return failure();
+  FailureOr<Value> meanC = n.reshape(stats->first, {channels});
+  FailureOr<Value> varC = n.reshape(stats->second, {channels});
+  if (failed(meanC) || failed(varC))
+    return failure();
+  FailureOr<Value> y = n.create<BatchNormOp>(
+      n.input(0), n.input(1), n.input(2), *meanC, *varC,
+      n.b.getF32FloatAttr(n.attrFloat("epsilon", 1e-5f)));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  double momentum = n.attrFloat("momentum", 0.9f);
+  for (unsigned i = 1; i < 3; ++i) {
+    if (!n.outputUsed(i))
+      continue;
+    Value given = n.input(i + 2);
+    Value batch = i == 1 ? *meanC : *varC;
+    Type statType = cast<RankedTensorType>(given.getType()).getElementType();
+    if (statType != type) {
+      FailureOr<Value> cast = n.create<CastOp>(batch, statType);
+      if (failed(cast))
+        return failure();
+      batch = *cast;
+    }
+    FailureOr<Value> old = n.create<MulOp>(given, n.splat(statType, momentum));
+    FailureOr<Value> fresh =
+        n.create<MulOp>(batch, n.splat(statType, 1 - momentum));
+    if (failed(old) || failed(fresh))
+      return failure();
+    FailureOr<Value> running = n.create<AddOp>(*old, *fresh);
+    if (failed(running))
+      return failure();
+    n.setOutput(i, *running);
+  }
+  return success();
+}
+
 LogicalResult importBatchNorm(NodeImporter &n) {
   if (n.attrInt("training_mode", 0) != 0)
-    return n.emitError() << "training_mode=1 is not supported (inference only)",
-           failure();
+    return importTrainingBatchNorm(n);
   if (failed(n.onlyFirstOutputs(1, "running statistics are for training")))
     return failure();
   return n.setResult(n.create<BatchNormOp>(
@@ -343,23 +420,13 @@ LogicalResult importLayerNorm(NodeImporter &n) {
     return success();
   auto axes = n.b.getDenseI64ArrayAttr(
       llvm::to_vector(llvm::seq<int64_t>(*axis, x.getRank())));
-  FailureOr<Value> mean =
-      n.create<ReduceMeanOp>(n.input(0), axes, n.b.getBoolAttr(true));
-  if (failed(mean))
+  FailureOr<std::pair<Value, Value>> stats =
+      meanAndVariance(n, n.input(0), axes);
+  if (failed(stats))
     return failure();
-  n.setOutput(1, *mean);
-  FailureOr<Value> centred = n.create<SubOp>(n.input(0), *mean);
-  if (failed(centred))
-    return failure();
-  FailureOr<Value> squares = n.create<MulOp>(*centred, *centred);
-  if (failed(squares))
-    return failure();
-  FailureOr<Value> variance =
-      n.create<ReduceMeanOp>(*squares, axes, n.b.getBoolAttr(true));
-  if (failed(variance))
-    return failure();
+  n.setOutput(1, stats->first);
   FailureOr<Value> shifted = n.create<AddOp>(
-      *variance, n.splat(x.getElementType(), epsilon));
+      stats->second, n.splat(x.getElementType(), epsilon));
   if (failed(shifted))
     return failure();
   FailureOr<Value> invStdDev = n.create<RsqrtOp>(*shifted);

@@ -34,14 +34,16 @@ LogicalResult importIdentity(NodeImporter &n) {
 
 /// Dropout at inference passes its input through; its mask is all true.
 LogicalResult importDropout(NodeImporter &n) {
+  // Training mode, on or read at run time: random numbers drop elements.
   if (n.hasInput(2)) {
+    ElementsAttr fixed;
+    if (!matchPattern(n.input(2), m_Constant(&fixed)))
+      return importTrainingDropout(n);
     FailureOr<double> training = n.constantScalar(2, "training_mode");
     if (failed(training))
       return failure();
     if (*training != 0)
-      return n.emitError()
-                 << "training_mode=true is not supported (inference only)",
-             failure();
+      return importTrainingDropout(n);
   }
   n.setOutput(0, n.input(0));
   // The mask is all ones: bool from Dropout-10, the input's type before.

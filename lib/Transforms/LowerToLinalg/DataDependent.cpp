@@ -13,6 +13,9 @@
 #include "LowerToLinalg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -570,8 +573,53 @@ struct NonMaxSuppressionLowering : OpConversionPattern<NonMaxSuppressionOp> {
 
 } // namespace
 
+namespace {
+
+/// int21.random: a buffer filled by the engine's generator
+/// (`int21_random` in lib/Runtime/EngineSupport.c, which the importer
+/// declares), viewed as the result tensor.
+struct RandomLowering : OpConversionPattern<RandomOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RandomOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto callee = module ? module.lookupSymbol<func::FuncOp>(kRandomFunction)
+                         : func::FuncOp();
+    if (!callee)
+      return rewriter.notifyMatchFailure(op, "@int21_random is not declared");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+    Value buffer =
+        memref::AllocOp::create(rewriter, loc, bufferType, adaptor.getSizes());
+    Type i64 = rewriter.getI64Type();
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      count = arith::MulIOp::create(
+          rewriter, loc, count,
+          memref::DimOp::create(rewriter, loc, buffer, d).getResult());
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+    auto asI64 = [&](Value index) {
+      return arith::IndexCastOp::create(rewriter, loc, i64, index).getResult();
+    };
+    std::optional<int64_t> seed = op.getSeed();
+    Value args[] = {
+        asI64(pointer), asI64(count),
+        arith::ConstantIntOp::create(rewriter, loc, i64, seed ? *seed : -1),
+        arith::ConstantIntOp::create(rewriter, loc, i64, op.getNormal())};
+    func::CallOp::create(rewriter, loc, callee, args);
+    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+        op, type, buffer, /*restrict=*/true, /*writable=*/true);
+    return success();
+  }
+};
+
+} // namespace
+
 void lowering::populateDataDependentLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<NonZeroLowering, UniqueLowering, NonMaxSuppressionLowering>(
-      converter, patterns.getContext());
+  patterns.add<NonZeroLowering, UniqueLowering, NonMaxSuppressionLowering,
+               RandomLowering>(converter, patterns.getContext());
 }

@@ -342,6 +342,9 @@ struct LowerToLinalgPass
                            tensor::TensorDialect>();
     target.addIllegalDialect<Int21Dialect>();
     target.addLegalOp<FusionGroupOp, YieldOp, BoundedExtentOp>();
+    // Random numbers: a buffer the engine's generator fills.
+    target.addLegalOp<memref::AllocOp, memref::ExtractAlignedPointerAsIndexOp,
+                      func::CallOp, bufferization::ToTensorOp>();
 
     // The ops lowered on dynamic extents so far; any other says so.
     WalkResult dynamic = getOperation().walk([&](Operation *op) {
@@ -407,7 +410,7 @@ struct LowerToLinalgPass
           isa<MatMulOp, ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp,
               IotaOp, DynamicSliceOp, ResizeOp, ConvOp, MaxPoolOp,
               AvgPoolOp, BatchNormOp, SoftmaxOp, LogSoftmaxOp, NonZeroOp,
-              UniqueOp, NonMaxSuppressionOp, GatherOp,
+              UniqueOp, NonMaxSuppressionOp, GatherOp, RandomOp,
               ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
               FusionGroupOp, YieldOp>(op))
         return WalkResult::advance();

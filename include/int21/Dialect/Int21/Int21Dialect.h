@@ -29,6 +29,10 @@ constexpr llvm::StringLiteral kIndexBoundsAttr = "onnx.index_bounds";
 /// dim_param of each dimension ("" where the model names none, or the extent
 /// is static). Inputs sharing a name share the extent at run time.
 constexpr llvm::StringLiteral kDimParamsAttr = "onnx.dim_params";
+/// The engine's random number generator (lib/Runtime/EngineSupport.c), which
+/// int21.random lowers to a call of: `(pointer, count, seed or -1, normal)`,
+/// all i64, filling `count` f64 at `pointer`. The importer declares it.
+constexpr llvm::StringLiteral kRandomFunction = "int21_random";
 } // namespace int21
 
 namespace int21::OpTrait {

@@ -518,6 +518,31 @@ def Int21_IotaOp : Int21_DynamicOp<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Int21_RandomOp : Int21_DynamicOp<"random",
+    [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "random numbers of one distribution";
+  let description = [{
+    Standard uniform numbers in [0, 1) or, with `normal`, standard normal
+    ones, as f64: the Mersenne Twister (MT19937) numpy's legacy RandomState
+    uses, so that a `seed` gives the numbers `numpy.random.seed(seed)` then
+    `rand` or `randn` gives. With a seed every run gives the same numbers;
+    without one each run draws fresh ones. `sizes` gives the result's dynamic
+    extents, one `index` per dynamic dimension in order. The op writes
+    memory (the generator's state), so it is neither merged with another nor
+    moved.
+
+    ```mlir
+    %u = int21.random {seed = 0 : i64} : tensor<3x4xf64>
+    %g = int21.random [%n] {normal} : tensor<?xf64>
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$sizes, UnitAttr:$normal,
+                   OptionalAttr<I64Attr>:$seed);
+  let results = (outs RankedTensorOf<[F64]>:$output);
+  let assemblyFormat = "(`[` $sizes^ `]`)? attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
 def Int21_ConcatOp : Int21_DynamicOp<"concat",
     [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
   let summary = "concatenation along one axis";
