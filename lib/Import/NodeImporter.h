@@ -255,6 +255,21 @@ void registerIndexingOps(OpImportTable &table);
 void registerResamplingOps(OpImportTable &table);
 void registerControlFlowOps(OpImportTable &table);
 void registerRandomOps(OpImportTable &table);
+void registerTrainingOps(OpImportTable &table);
+
+/// The domain of ONNX's optimizers (Adagrad, Momentum, Adam).
+constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
+/// The op table's key of an operator of the training domain.
+inline std::string trainingOpKey(StringRef op) {
+  return (kTrainingDomain + "::" + op).str();
+}
+/// The op table's key of `node`: its op type in the default domain,
+/// DOMAIN::TYPE in another.
+inline std::string opKey(const onnx::NodeProto &node) {
+  if (node.domain().empty() || node.domain() == "ai.onnx")
+    return node.op_type();
+  return node.domain() + "::" + node.op_type();
+}
 
 /// An int21.random of `shape` (f64; `sizes` its dynamic extents), uniform
 /// in [0, 1) or standard normal, seeded when `seed` is given (it must lie

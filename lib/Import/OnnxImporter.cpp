@@ -126,8 +126,9 @@ LogicalResult int21::onnx_import::importGraphNodes(GraphImporter &graph,
   const OpImportTable &table = getOpImportTable();
   for (auto [index, node] : llvm::enumerate(graph.graph.node())) {
     Location loc = graph.nodeLoc(node, index);
-    const onnx::OpSchema *schema =
-        onnx::OpSchemaRegistry::Schema(node.op_type(), graph.opset, "");
+    const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+        node.op_type(), graph.opset,
+        node.domain() == "ai.onnx" ? "" : node.domain());
     int since =
         schema ? schema->SinceVersion() : static_cast<int>(graph.opset);
     NodeImporter importer(graph, node, graph.opset, since, builder, loc);
@@ -138,7 +139,7 @@ LogicalResult int21::onnx_import::importGraphNodes(GraphImporter &graph,
       if (importer.hasInput(i) &&
           failed(graph.lookup(node.input(i), loc)))
         return failure();
-    const OpImportEntry &entry = table.find(node.op_type())->second;
+    const OpImportEntry &entry = table.find(opKey(node))->second;
     // A shape computed from dynamic extents, read as data by a node that
     // does not follow shapes: the program computes its elements.
     if (!entry.symbolic)
@@ -234,6 +235,7 @@ const OpImportTable &int21::onnx_import::getOpImportTable() {
     registerResamplingOps(t);
     registerControlFlowOps(t);
     registerRandomOps(t);
+    registerTrainingOps(t);
     return t;
   }();
   return table;
@@ -261,9 +263,13 @@ void int21::onnx_import::allowSymbolicShapes(OpImportTable &table,
 
 SmallVector<std::pair<std::string, int>> int21::supportedOnnxOps() {
   SmallVector<std::pair<std::string, int>> ops;
+  // (An operator of another domain than the default one, DOMAIN::TYPE,
+  // with that domain's version.)
   for (const auto &entry : getOpImportTable())
     ops.emplace_back(entry.getKey().str(),
-                     std::max<int>(entry.getValue().minOpset, kMinOpset));
+                     entry.getKey().contains("::")
+                         ? entry.getValue().minOpset
+                         : std::max<int>(entry.getValue().minOpset, kMinOpset));
   llvm::sort(ops);
   return ops;
 }
@@ -351,6 +357,14 @@ LogicalResult ModelImporter::checkOpset() {
       opset = id.version();
       found = true;
     }
+  }
+  // A model of optimizer steps alone imports the training domain only: its
+  // nodes are read at the newest default opset int21 handles.
+  if (!found && llvm::any_of(model.opset_import(), [](const auto &id) {
+        return id.domain() == kTrainingDomain;
+      })) {
+    opset = kMaxOpset;
+    found = true;
   }
   if (!found)
     return error() << "the model imports no opset of the default ONNX domain";
@@ -672,9 +686,9 @@ LogicalResult ModelImporter::checkSupportedOps() {
           });
           bool defaultDomain =
               node.domain().empty() || node.domain() == "ai.onnx";
-          auto it = table.find(node.op_type());
-          if (defaultDomain && it != table.end() &&
-              opset >= it->second.minOpset)
+          auto it = table.find(opKey(node));
+          if (it != table.end() &&
+              (!defaultDomain || opset >= it->second.minOpset))
             continue;
           std::string key = node.domain() + "::" + node.op_type();
           if (!reported.insert(key).second)
