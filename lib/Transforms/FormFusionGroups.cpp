@@ -24,7 +24,8 @@ bool isDataMovement(Operation *op) {
   return isa<ConstantOp, ReshapeOp, TransposeOp, ExpandOp, ConcatOp, SliceOp,
              DynamicSliceOp,
              GatherOp, PadOp, GatherElementsOp, GatherNDOp, ScatterElementsOp,
-             ScatterNDOp, NonZeroOp, UniqueOp, NonMaxSuppressionOp>(op);
+             ScatterNDOp, NonZeroOp, UniqueOp, NonMaxSuppressionOp,
+             MaxPoolIndicesOp, RandomOp>(op);
 }
 
 bool isElementwise(Operation *op) {

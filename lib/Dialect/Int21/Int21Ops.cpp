@@ -464,6 +464,16 @@ LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *,
   return inferPoolType(loc, getOperationName(), adaptor, inferred);
 }
 
+LogicalResult MaxPoolIndicesOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  if (failed(inferPoolType(loc, getOperationName(), adaptor, inferred)))
+    return failure();
+  inferred.back() = cast<RankedTensorType>(inferred.back())
+                        .clone(IntegerType::get(ctx, 64));
+  return success();
+}
+
 LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,

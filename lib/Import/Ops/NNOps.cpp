@@ -244,7 +244,9 @@ LogicalResult importBatchNorm(NodeImporter &n) {
 }
 
 template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
-  if (failed(n.onlyFirstOutputs(1, "pooling indices are not computed")))
+  bool indices = std::is_same_v<OpTy, MaxPoolOp> && n.outputUsed(1);
+  if (!indices &&
+      failed(n.onlyFirstOutputs(1, "pooling indices are not computed")))
     return failure();
   RankedTensorType x = n.inputType(0);
   if (x.getRank() < 3)
@@ -254,9 +256,23 @@ template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
   FailureOr<Window> w = resolveWindow(n, x.getShape().drop_front(2), {});
   if (failed(w))
     return failure();
-  if (n.attrInt("storage_order", 0) != 0)
-    return n.emitError() << "storage_order=1 is not supported", failure();
   Builder &b = n.b;
+  if (indices) {
+    if (!x.hasStaticShape())
+      return n.emitError() << "indices on dynamic extents are not supported: "
+                              "give the inputs static shapes with "
+                              "--input-shape",
+             failure();
+    FailureOr<Value> positions = n.create<MaxPoolIndicesOp>(
+        n.input(0), b.getDenseI64ArrayAttr(w->kernel),
+        b.getDenseI64ArrayAttr(w->strides), b.getDenseI64ArrayAttr(w->pads),
+        b.getDenseI64ArrayAttr(w->dilations),
+        b.getBoolAttr(n.attrInt("ceil_mode", 0)),
+        b.getBoolAttr(n.attrInt("storage_order", 0)));
+    if (failed(positions))
+      return failure();
+    n.setOutput(1, *positions);
+  }
   FailureOr<Value> r;
   if constexpr (std::is_same_v<OpTy, AvgPoolOp>)
     r = n.create<AvgPoolOp>(n.input(0), b.getDenseI64ArrayAttr(w->kernel),

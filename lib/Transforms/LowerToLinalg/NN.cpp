@@ -60,6 +60,20 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value acc, Value x,
                                arith::MulIOp::create(b, loc, x, y));
 }
 
+SmallVector<AffineExpr> dims(MLIRContext *ctx, int64_t from, int64_t count);
+
+/// Over (n, c, o..., k...), the input element a pooling window reads:
+/// (n, c, o * stride + k * dilation...).
+SmallVector<AffineExpr> windowInputExprs(MLIRContext *ctx, int64_t k,
+                                         ArrayRef<int64_t> strides,
+                                         ArrayRef<int64_t> dilations) {
+  SmallVector<AffineExpr> exprs = dims(ctx, 0, 2);
+  for (int64_t i = 0; i < k; ++i)
+    exprs.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
+                    getAffineDimExpr(2 + k + i, ctx) * dilations[i]);
+  return exprs;
+}
+
 /// `value` padded with `padValue` by `low`/`high` on its trailing dimensions
 /// (the leading ones get none); `value` itself when nothing is padded.
 Value padTrailing(OpBuilder &b, Location loc, Value value,
@@ -1005,10 +1019,8 @@ struct PoolLowering : OpConversionPattern<OpTy> {
     // form of a depthwise convolution (the window in place of the weight),
     // which the CPU template of depthwise convolutions schedules too.
     int64_t numDims = 2 + 2 * k;
-    SmallVector<AffineExpr> inputExprs = dims(ctx, 0, 2);
-    for (int64_t i = 0; i < k; ++i)
-      inputExprs.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
-                           getAffineDimExpr(2 + k + i, ctx) * dilations[i]);
+    SmallVector<AffineExpr> inputExprs =
+        windowInputExprs(ctx, k, strides, dilations);
     SmallVector<AffineMap> maps = {
         AffineMap::get(numDims, 0, inputExprs, ctx),
         AffineMap::get(numDims, 0, dims(ctx, 2 + k, k), ctx),
@@ -1126,6 +1138,134 @@ struct PoolLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// The positions of the maxima of max pooling's windows: one generic over
+/// (n, c, o..., k...) that carries the best value and its flattened position
+/// in the input; an element in the padding is never taken, the first of
+/// equal maxima is.
+struct MaxPoolIndicesLowering : OpConversionPattern<MaxPoolIndicesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPoolIndicesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic extents");
+    Type elementType = inputType.getElementType();
+    bool isUnsigned = isUnsignedElementType(op.getInput().getType());
+    int64_t k = inputType.getRank() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape(), strides = op.getStrides(),
+                      dilations = op.getDilations(), pads = op.getPads();
+    if (!hasWindowSizes(k, {kernel, strides, dilations}, pads) ||
+        llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+      return rewriter.notifyMatchFailure(op, "unsupported kernel or pads");
+    // Padded so that every window reads inside; the padding is skipped by
+    // position, not by value.
+    SmallVector<int64_t> low(pads.take_front(k)), high;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t extent = dilations[i] * (kernel[i] - 1) + 1;
+      int64_t padded = inputType.getDimSize(2 + i) + low[i] + pads[k + i];
+      int64_t needed = (resultType.getDimSize(2 + i) - 1) * strides[i] + extent;
+      high.push_back(pads[k + i] + std::max<int64_t>(needed - padded, 0));
+    }
+    TypedAttr lowest = lowestAttr(elementType, isUnsigned);
+    Value input = padTrailing(rewriter, loc, adaptor.getInput(), low, high,
+                              lowest);
+    auto valueType = resultType.clone(elementType);
+    Value best = filledTensor(rewriter, loc, valueType, lowest, {});
+    Value none = filledTensor(rewriter, loc, resultType,
+                              rewriter.getI64IntegerAttr(-1), {});
+    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elementType);
+    int64_t numDims = 2 + 2 * k;
+    SmallVector<AffineExpr> inputExprs =
+        windowInputExprs(ctx, k, strides, dilations);
+    AffineMap out = AffineMap::get(numDims, 0, dims(ctx, 0, 2 + k), ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(numDims, 0, inputExprs, ctx),
+        AffineMap::get(numDims, 0, dims(ctx, 2 + k, k), ctx), out, out};
+    SmallVector<IteratorType> iterators(2 + k, IteratorType::parallel);
+    iterators.append(k, IteratorType::reduction);
+    bool columnMajor = op.getStorageOrder();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, resultType},
+        ValueRange{input, window}, ValueRange{best, none}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto index = [&](int64_t v) {
+            return arith::ConstantIndexOp::create(b, l, v).getResult();
+          };
+          // The element's position in the input, and whether it is one.
+          Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+          SmallVector<Value> at = {linalg::IndexOp::create(b, l, 0),
+                                   linalg::IndexOp::create(b, l, 1)};
+          for (int64_t i = 0; i < k; ++i) {
+            Value o = linalg::IndexOp::create(b, l, 2 + i);
+            Value w = linalg::IndexOp::create(b, l, 2 + k + i);
+            Value p = arith::SubIOp::create(
+                b, l,
+                arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, o, index(strides[i])),
+                    arith::MulIOp::create(b, l, w, index(dilations[i]))),
+                index(low[i]));
+            int64_t size = inputType.getDimSize(2 + i);
+            inside = arith::AndIOp::create(
+                b, l, inside,
+                arith::AndIOp::create(
+                    b, l,
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, p,
+                                          index(0)),
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, p,
+                                          index(size))));
+            at.push_back(p);
+          }
+          // Row-major over (n, c, d...), or (n, c) then d... column-major.
+          Value flat = at[0];
+          flat = arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, flat, index(inputType.getDimSize(1))),
+              at[1]);
+          Value spatial = index(0);
+          for (int64_t j = 0; j < k; ++j) {
+            int64_t i = columnMajor ? k - 1 - j : j;
+            spatial = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, spatial,
+                                      index(inputType.getDimSize(2 + i))),
+                at[2 + i]);
+          }
+          int64_t area = 1;
+          for (int64_t i = 0; i < k; ++i)
+            area *= inputType.getDimSize(2 + i);
+          flat = arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, flat, index(area)), spatial);
+          Value position =
+              arith::IndexCastOp::create(b, l, b.getI64Type(), flat);
+          Value greater;
+          if (isa<FloatType>(elementType))
+            greater = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                            args[0], args[2]);
+          else
+            greater = arith::CmpIOp::create(
+                b, l,
+                isUnsigned ? arith::CmpIPredicate::ugt
+                           : arith::CmpIPredicate::sgt,
+                args[0], args[2]);
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, args[3],
+              arith::ConstantIntOp::create(b, l, b.getI64Type(), 0));
+          Value take = arith::AndIOp::create(
+              b, l, inside, arith::OrIOp::create(b, l, first, greater));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{
+                  arith::SelectOp::create(b, l, take, args[0], args[2]),
+                  arith::SelectOp::create(b, l, take, position, args[3])});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateNNLoweringPatterns(const TypeConverter &converter,
@@ -1133,6 +1273,7 @@ void lowering::populateNNLoweringPatterns(const TypeConverter &converter,
                                           bool filterLanes) {
   patterns.add<ConvLowering>(converter, patterns.getContext(), filterLanes);
   patterns.add<ConvTransposeLowering,
-               PoolLowering<MaxPoolOp, true>, PoolLowering<AvgPoolOp, false>>(
+               PoolLowering<MaxPoolOp, true>, PoolLowering<AvgPoolOp, false>,
+               MaxPoolIndicesLowering>(
       converter, patterns.getContext());
 }

@@ -334,6 +334,23 @@ def Int21_MaxPoolOp : Int21_PoolOp<"max_pool", "max"> {
                        DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode);
   let results = (outs Int21_NumericTensor:$output);
 }
+def Int21_MaxPoolIndicesOp : Int21_Op<"max_pool_indices",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "where each window of a max pooling has its maximum";
+  let description = [{
+    The windows of `int21.max_pool` with the same attributes; each result
+    element is the position of its window's first maximum in `input`,
+    flattened (ONNX MaxPool's Indices): row-major over `[N, C, D1, ...]`,
+    or with the spatial dimensions column-major (`storage_order` 1). Padding
+    never wins.
+  }];
+  let arguments = (ins Int21_NumericTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
+                       BoolAttr:$storage_order);
+  let results = (outs RankedTensorOf<[I64]>:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
 def Int21_AvgPoolOp : Int21_PoolOp<"avg_pool", "average"> {
   let arguments = (ins Int21_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
