@@ -70,8 +70,9 @@ Value scalarOf(OpBuilder &b, Location loc, Value value) {
 
 /// The least bound a check allows: [min, min] is a check that always holds
 /// (what a branch not taken, or a loop that never ran, reports).
-Value neutralCheck(OpBuilder &b, Location loc, Value check, ArrayAttr bounds) {
-  auto type = cast<RankedTensorType>(check.getType());
+Value neutralCheck(OpBuilder &b, Location loc, Type checkType,
+                   ArrayAttr bounds) {
+  auto type = cast<RankedTensorType>(checkType);
   int64_t least = 0;
   if (auto dict = dyn_cast_or_null<DictionaryAttr>(
           bounds.empty() ? Attribute() : bounds[0]))
@@ -208,7 +209,8 @@ LogicalResult importIf(NodeImporter &n) {
     // The branch's own checks, then the other's (always holding here).
     for (int j = 0; j < 2; ++j)
       for (auto &[check, bounds] : checks[j])
-        values.push_back(j == k ? check : neutralCheck(b, loc, check, bounds));
+        values.push_back(j == k ? check
+                               : neutralCheck(b, loc, check.getType(), bounds));
     scf::YieldOp::create(b, loc, values);
   }
   unsigned next = n.numOutputs();
@@ -543,11 +545,7 @@ LogicalResult importLoop(NodeImporter &n) {
         operands.push_back(
             emptyStack(b, loc, slice, body.scanAxes[k], bound));
       for (auto &[type, bounds] : known->checks)
-        operands.push_back(neutralCheck(
-            b, loc,
-            tensor::EmptyOp::create(b, loc, cast<RankedTensorType>(type),
-                                    ValueRange{}),
-            bounds));
+        operands.push_back(neutralCheck(b, loc, type, bounds));
     }
     SmallVector<Type> types(ValueRange(operands).getTypes());
     auto loop = scf::WhileOp::create(b, loc, types, operands);
@@ -711,11 +709,7 @@ FailureOr<SmallVector<Value>> buildScan(NodeImporter &n, LoopBody &body,
       for (auto [k, slice] : llvm::enumerate(known->scans))
         operands.push_back(emptyStack(b, loc, slice, body.scanAxes[k], count));
       for (auto &[type, bounds] : known->checks)
-        operands.push_back(neutralCheck(
-            b, loc,
-            tensor::EmptyOp::create(b, loc, cast<RankedTensorType>(type),
-                                    ValueRange{}),
-            bounds));
+        operands.push_back(neutralCheck(b, loc, type, bounds));
     }
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -814,7 +808,6 @@ FailureOr<SmallVector<Value>> buildScan(NodeImporter &n, LoopBody &body,
 }
 
 LogicalResult importScan(NodeImporter &n) {
-  OpBuilder &b = n.b;
   GraphImporter &graph = n.graphImporter();
   const onnx::GraphProto *bodyGraph = n.attrGraph("body");
   if (!bodyGraph)
@@ -900,7 +893,6 @@ LogicalResult importScan(NodeImporter &n) {
     }
     n.setOutput(i, v);
   }
-  (void)b;
   return success();
 }
 
