@@ -57,6 +57,10 @@ public:
   /// The value called `name`, or failure (with a diagnostic at `loc`).
   FailureOr<Value> lookup(StringRef name, Location loc);
   void define(StringRef name, Value value) { values[name] = value; }
+  /// The value a graph returns as `name`: a shape kept symbolic is
+  /// materialised at `builder` (the program computes its elements).
+  FailureOr<Value> lookupOutput(StringRef name, OpBuilder &builder,
+                                Location loc);
   /// How many nodes and graph outputs read `name`.
   unsigned useCount(StringRef name) const { return uses.lookup(name); }
   bool isInitializer(StringRef name) const { return initializers.count(name); }

@@ -98,6 +98,20 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
   return value;
 }
 
+FailureOr<Value> GraphImporter::lookupOutput(StringRef name,
+                                             OpBuilder &builder,
+                                             Location loc) {
+  if (const SmallVector<SymbolicExtent> *extents = symbolic(name)) {
+    FailureOr<Value> placeholder = lookup(name, loc);
+    if (failed(placeholder))
+      return failure();
+    define(name, materializeExtents(
+                     builder, loc, *extents,
+                     cast<RankedTensorType>(placeholder->getType()).getRank()));
+  }
+  return lookup(name, loc);
+}
+
 //===----------------------------------------------------------------------===//
 // Nodes and subgraphs
 //===----------------------------------------------------------------------===//
@@ -194,17 +208,7 @@ FailureOr<SmallVector<Value>> int21::onnx_import::importSubgraph(
     return failure();
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &output : body.output()) {
-    if (const SmallVector<SymbolicExtent> *extents =
-            graph.symbolic(output.name())) {
-      FailureOr<Value> placeholder = graph.lookup(output.name(), loc);
-      if (failed(placeholder))
-        return failure();
-      graph.define(output.name(),
-                   materializeExtents(
-                       builder, loc, *extents,
-                       cast<RankedTensorType>(placeholder->getType()).getRank()));
-    }
-    FailureOr<Value> value = graph.lookup(output.name(), loc);
+    FailureOr<Value> value = graph.lookupOutput(output.name(), builder, loc);
     if (failed(value))
       return failure();
     results.push_back(*value);
@@ -785,19 +789,8 @@ FailureOr<OwningOpRef<ModuleOp>> ModelImporter::buildModule() {
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   for (const onnx::ValueInfoProto &output : graph.output()) {
-    if (const SmallVector<SymbolicExtent> *extents =
-            graphImporter.symbolic(output.name())) {
-      FailureOr<Value> placeholder =
-          graphImporter.lookup(output.name(), modelLoc);
-      if (failed(placeholder))
-        return failure();
-      graphImporter.define(
-          output.name(),
-          materializeExtents(
-              builder, modelLoc, *extents,
-              cast<RankedTensorType>(placeholder->getType()).getRank()));
-    }
-    FailureOr<Value> value = graphImporter.lookup(output.name(), modelLoc);
+    FailureOr<Value> value =
+        graphImporter.lookupOutput(output.name(), builder, modelLoc);
     if (failed(value))
       return failure();
     FailureOr<RankedTensorType> declared = valueType(output, "output");

@@ -362,15 +362,9 @@ importBody(NodeImporter &n, const LoopBody &body, ValueRange args,
   for (unsigned i = 0; i < body.numCarried; ++i) {
     Value v = (*outs)[first + i];
     found.carried.push_back(v.getType());
-    if (!carriedTypes.empty()) {
-      if (!joinTypes(v.getType(), carriedTypes[i]))
-        return n.emitError() << "carried value " << i
-                             << " changes rank or element type in the body ("
-                             << carriedTypes[i] << " to " << v.getType()
-                             << ")",
-               failure();
+    // (The types are settled by then: each holds its value.)
+    if (!carriedTypes.empty())
       v = castTo(b, loc, v, carriedTypes[i]);
-    }
     yields.push_back(v);
   }
   for (unsigned k = 0; k < body.scanAxes.size(); ++k) {
@@ -438,24 +432,43 @@ SmallVector<bool> directions(NodeImporter &n, StringRef name, unsigned count) {
   return reversed;
 }
 
-/// The join of `types` and `found`, or failure when a rank or element type
-/// differs; `changed` says whether any type became more general.
-FailureOr<SmallVector<Type>> joinAll(NodeImporter &n, ArrayRef<Type> types,
-                                     ArrayRef<Type> found, bool &changed) {
-  SmallVector<Type> joined;
-  changed = false;
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(types, found))) {
-    auto [have, got] = pair;
-    RankedTensorType join = joinTypes(have, got);
-    if (!join)
-      return n.emitError() << "carried value " << i
-                           << " changes rank or element type in the body ("
-                           << have << " to " << got << ")",
+/// Imports the body with `probe` (which erases what it built) until the
+/// carried types hold every iteration's values: each becomes the join of
+/// itself and what the body returns for it (a value that grows is carried
+/// at a dynamic extent). `found` is what the last probe found; its scan
+/// outputs must have static shapes (they are stacked).
+LogicalResult settleTypes(
+    NodeImporter &n, SmallVectorImpl<Type> &carried,
+    llvm::function_ref<LogicalResult(ArrayRef<Type>, BodyTypes &)> probe,
+    BodyTypes &found) {
+  for (int attempt = 0;; ++attempt) {
+    if (failed(probe(carried, found)))
+      return failure();
+    bool changed = false;
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(carried, found.carried))) {
+      auto &[have, got] = pair;
+      RankedTensorType join = joinTypes(have, got);
+      if (!join)
+        return n.emitError() << "carried value " << i
+                             << " changes rank or element type in the body ("
+                             << have << " to " << got << ")",
+               failure();
+      changed |= join != have;
+      have = join;
+    }
+    if (!changed)
+      break;
+    if (attempt == 2)
+      return n.emitError() << "the carried values' types do not settle",
              failure();
-    changed |= join != have;
-    joined.push_back(join);
   }
-  return joined;
+  for (auto [k, slice] : llvm::enumerate(found.scans))
+    if (!slice.hasStaticShape())
+      return n.emitError() << "scan output " << k << " has the dynamic "
+                           << "shape " << slice << " in an iteration; int21 "
+                           << "stacks scan outputs of static shape only",
+             failure();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -598,30 +611,12 @@ LogicalResult importLoop(NodeImporter &n) {
     return loop;
   };
 
-  // Probes until the carried types hold every iteration's values (a value
-  // that grows is carried at a dynamic extent).
   BodyTypes found;
-  for (int attempt = 0;; ++attempt) {
-    if (failed(build(carried, nullptr, found)))
-      return failure();
-    bool changed;
-    FailureOr<SmallVector<Type>> joined =
-        joinAll(n, carried, found.carried, changed);
-    if (failed(joined))
-      return failure();
-    carried = std::move(*joined);
-    if (!changed)
-      break;
-    if (attempt == 2)
-      return n.emitError() << "the carried values' types do not settle",
-             failure();
-  }
-  for (auto [k, slice] : llvm::enumerate(found.scans))
-    if (!slice.hasStaticShape())
-      return n.emitError() << "scan output " << k << " has the dynamic "
-                           << "shape " << slice << " in an iteration; int21 "
-                           << "stacks scan outputs of static shape only",
-             failure();
+  auto probe = [&](ArrayRef<Type> types, BodyTypes &into) {
+    return LogicalResult(build(types, nullptr, into));
+  };
+  if (failed(settleTypes(n, carried, probe, found)))
+    return failure();
   BodyTypes known = found;
   FailureOr<scf::WhileOp> loop = build(carried, &known, found);
   if (failed(loop))
@@ -763,21 +758,11 @@ FailureOr<SmallVector<Value>> buildScan(NodeImporter &n, LoopBody &body,
   };
 
   BodyTypes found;
-  for (int attempt = 0;; ++attempt) {
-    if (failed(build(carried, nullptr, found)))
-      return failure();
-    bool changed;
-    FailureOr<SmallVector<Type>> joined =
-        joinAll(n, carried, found.carried, changed);
-    if (failed(joined))
-      return failure();
-    carried = std::move(*joined);
-    if (!changed)
-      break;
-    if (attempt == 2)
-      return n.emitError() << "the states' types do not settle",
-             failure();
-  }
+  auto probe = [&](ArrayRef<Type> types, BodyTypes &into) {
+    return LogicalResult(build(types, nullptr, into));
+  };
+  if (failed(settleTypes(n, carried, probe, found)))
+    return failure();
   SmallVector<int64_t> ranks;
   for (RankedTensorType slice : found.scans)
     ranks.push_back(slice.getRank() + 1);
@@ -788,12 +773,6 @@ FailureOr<SmallVector<Value>> buildScan(NodeImporter &n, LoopBody &body,
   body.scanAxes = *outAxes;
   body.scanReversed =
       directions(n, "scan_output_directions", found.scans.size());
-  for (auto [k, slice] : llvm::enumerate(found.scans))
-    if (!slice.hasStaticShape())
-      return n.emitError() << "scan output " << k << " has the dynamic "
-                           << "shape " << slice << " in an iteration; int21 "
-                           << "stacks scan outputs of static shape only",
-             failure();
   BodyTypes known = found;
   FailureOr<scf::ForOp> loop = build(carried, &known, found);
   if (failed(loop))
