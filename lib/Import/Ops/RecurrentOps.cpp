@@ -1,15 +1,21 @@
 //===- RecurrentOps.cpp - import of ONNX RNN, GRU and LSTM ---------------===//
 //
-// Shapes are static, so the sequence length is known: the recurrence is
-// unrolled at import into int21 ops. The input projection of all time steps
-// is one matmul per direction; each step adds the recurrent matmul and
-// applies the gates. With `sequence_lens`, a step beyond a batch entry's
+// A static sequence length unrolls the recurrence at import into int21 ops;
+// a dynamic one (and any batch) makes it an scf.for over the time steps,
+// the step's ops inside (kernels of the loop body). The input projection of
+// all time steps is one matmul per direction; each step adds the recurrent
+// matmul and applies the gates. With `sequence_lens`, a step beyond a batch entry's
 // length keeps its state and writes zeros to Y, which also makes the reverse
 // direction start at each entry's own last step.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Composer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace int21;
@@ -160,8 +166,246 @@ struct RecurrentImporter {
     return c.reshape(c.slice(v, 0, d, 1), type.getShape().drop_front());
   }
 
+  /// What the steps of one direction share.
+  struct Direction {
+    bool reverse = false;
+    ArrayRef<Activation> acts;
+    /// R transposed ([H, G*H]), R's bias ([G*H]) and the peepholes ([3*H]),
+    /// the last two null when absent.
+    Value rT, rb, peephole;
+  };
+
+  Type lensElementType() {
+    return getElementTypeOrSelf(n.input(4).getType());
+  }
+
+  /// Whether each batch entry is still inside its sequence at time step `t`
+  /// (a scalar tensor of sequence_lens's type), as [B, 1].
+  Value stepMask(Value t) {
+    Value inside = c.op<LessOp>(t, n.input(4));
+    return c.reshape(inside, {batch, 1});
+  }
+
+  /// Initial state input `i` of direction `d` as `type` ([B, H]), zeros
+  /// when absent.
+  Value initialState(unsigned i, int64_t d, RankedTensorType type) {
+    if (!n.hasInput(i)) {
+      if (!ShapedType::isDynamic(batch))
+        return n.splat(elementType, 0, type.getShape());
+      // Zeros of the run's batch (X's extent).
+      return c.op<ExpandOp>(type, n.splat(elementType, 0),
+                            ValueRange{n.extentOf(xSteps, 1)});
+    }
+    Value v = n.input(i);
+    if (layout == 1)
+      v = c.transpose(v, {1, 0, 2});
+    v = c.reshape(c.slice(v, 0, d, 1),
+                  cast<RankedTensorType>(v.getType()).getShape().drop_front());
+    if (!v || v.getType() == type)
+      return v;
+    return tensor::CastOp::create(n.b, n.loc, type, v);
+  }
+
+  /// One time step of `dir`: `xt` the step's input projection with its
+  /// biases ([B, G*H]), `h` and `cState` the state ([B, H]; cState for LSTM
+  /// only), updated in place; `inside` the step mask of sequence_lens or
+  /// null. Returns the step's Y ([B, H]).
+  Value step(const Direction &dir, Value xt, Value &h, Value &cState,
+             Value inside);
+
+  /// The steps of `dir` as an scf.for over the sequence length (known at
+  /// run time only): `h` and `cState` become the loop's final state, `y`
+  /// the stacked outputs as [T, 1, B, H].
+  LogicalResult loopSteps(const Direction &dir, Value projected, Value &h,
+                          Value &cState, Value &y);
+
   LogicalResult run();
+
+  int64_t layout = 0;
+  /// X as [T, B, I].
+  Value xSteps;
 };
+
+Value RecurrentImporter::step(const Direction &dir, Value xt, Value &h,
+                              Value &cState, Value inside) {
+  ArrayRef<Activation> acts = dir.acts;
+  Value rT = dir.rT;
+  Value newH, newC;
+  switch (cell) {
+  case Cell::RNN:
+    newH = apply(acts[0], c.op<AddOp>(xt, c.op<MatMulOp>(h, rT)));
+    break;
+  case Cell::GRU: {
+    Value xz = c.slice(xt, 1, 0, hidden);
+    Value xr = c.slice(xt, 1, hidden, hidden);
+    Value xh = c.slice(xt, 1, 2 * hidden, hidden);
+    Value rZR = c.slice(rT, 1, 0, 2 * hidden);
+    Value rH = c.slice(rT, 1, 2 * hidden, hidden);
+    Value hZR = c.op<MatMulOp>(h, rZR);
+    Value z = apply(acts[0], c.op<AddOp>(xz, c.slice(hZR, 1, 0, hidden)));
+    Value rGate =
+        apply(acts[0], c.op<AddOp>(xr, c.slice(hZR, 1, hidden, hidden)));
+    Value candidateIn;
+    if (linearBeforeReset) {
+      Value hH = c.op<MatMulOp>(h, rH);
+      if (dir.rb)
+        hH = c.op<AddOp>(hH, c.slice(dir.rb, 0, 2 * hidden, hidden));
+      candidateIn = c.op<AddOp>(xh, c.op<MulOp>(rGate, hH));
+    } else {
+      candidateIn =
+          c.op<AddOp>(xh, c.op<MatMulOp>(c.op<MulOp>(rGate, h), rH));
+    }
+    Value candidate = apply(acts[1], candidateIn);
+    // (1 - z) * candidate + z * h = candidate + z * (h - candidate)
+    newH = c.op<AddOp>(candidate, c.op<MulOp>(z, c.op<SubOp>(h, candidate)));
+    break;
+  }
+  case Cell::LSTM: {
+    Value peephole = dir.peephole;
+    Value all = c.op<AddOp>(xt, c.op<MatMulOp>(h, rT));
+    Value i = c.slice(all, 1, 0, hidden);
+    Value o = c.slice(all, 1, hidden, hidden);
+    Value f = c.slice(all, 1, 2 * hidden, hidden);
+    Value g = c.slice(all, 1, 3 * hidden, hidden);
+    if (peephole) {
+      i = c.op<AddOp>(i, c.op<MulOp>(cState, c.slice(peephole, 0, 0, hidden)));
+      f = c.op<AddOp>(
+          f, c.op<MulOp>(cState, c.slice(peephole, 0, 2 * hidden, hidden)));
+    }
+    i = apply(acts[0], i);
+    f = apply(acts[0], f);
+    g = apply(acts[1], g);
+    newC = c.op<AddOp>(c.op<MulOp>(f, cState), c.op<MulOp>(i, g));
+    if (peephole)
+      o = c.op<AddOp>(o,
+                      c.op<MulOp>(newC, c.slice(peephole, 0, hidden, hidden)));
+    o = apply(acts[0], o);
+    newH = c.op<MulOp>(o, apply(acts[2], newC));
+    break;
+  }
+  }
+  Value y = newH;
+  if (inside) {
+    newH = c.op<WhereOp>(inside, newH, h);
+    if (newC)
+      newC = c.op<WhereOp>(inside, newC, cState);
+    y = c.op<WhereOp>(inside, y, n.splat(elementType, 0));
+  }
+  h = newH;
+  cState = newC;
+  return y;
+}
+
+LogicalResult RecurrentImporter::loopSteps(const Direction &dir,
+                                           Value projected, Value &h,
+                                           Value &cState, Value &y) {
+  OpBuilder &b = n.b;
+  Location loc = n.loc;
+  Value count = n.extentOf(xSteps, 0);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto stateType = cast<RankedTensorType>(h.getType());
+  // Y of every step, [T, B, H].
+  SmallVector<Value> ySizes{count};
+  if (stateType.isDynamicDim(0))
+    ySizes.push_back(n.extentOf(xSteps, 1));
+  auto stackType = RankedTensorType::get(
+      {ShapedType::kDynamic, batch, hidden}, elementType);
+  Value stack = tensor::EmptyOp::create(b, loc, stackType, ySizes);
+  SmallVector<Value> inits{h};
+  if (cState)
+    inits.push_back(cState);
+  inits.push_back(stack);
+  // A batch known at run time only: the state is viewed at X's batch
+  // wherever the loop gives it (iteration arguments and results), so every
+  // step's extents are X's, checked once before the run.
+  Value batchExtent =
+      stateType.isDynamicDim(0) ? ySizes[1] : Value();
+  auto atBatch = [&](Value v) -> Value {
+    if (!batchExtent)
+      return v;
+    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes{batchExtent, b.getIndexAttr(hidden)};
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(b, loc, stateType, v, offsets, sizes,
+                                          strides);
+  };
+  if (batchExtent) {
+    b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
+    std::string node;
+    if (auto name = dyn_cast<NameLoc>(loc))
+      node = "node '" + name.getName().str() + "': ";
+    for (auto [value, what] : {std::pair<Value, StringRef>{h, "initial_h"},
+                               {cState, "initial_c"}}) {
+      if (!value || !n.hasInput(what == "initial_h" ? 5 : 6))
+        continue;
+      Value same = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          tensor::DimOp::create(b, loc, value, 0), batchExtent);
+      cf::AssertOp::create(b, loc, same,
+                           node + what.str() +
+                               "'s batch extent must match X's");
+    }
+  }
+  auto loop = scf::ForOp::create(b, loc, zero, count, one, inits);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = loop.getBody();
+    if (body->mightHaveTerminator())
+      body->getTerminator()->erase();
+    b.setInsertionPointToEnd(body);
+    Value s = loop.getInductionVar();
+    Value t = dir.reverse
+                  ? arith::SubIOp::create(
+                        b, loc, arith::SubIOp::create(b, loc, count, one), s)
+                        .getResult()
+                  : s;
+    // The step's projection, [B, G*H].
+    SmallVector<OpFoldResult> offsets{t, b.getIndexAttr(0), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
+                                    stateType.isDynamicDim(0)
+                                        ? OpFoldResult(ySizes[1])
+                                        : OpFoldResult(b.getIndexAttr(batch)),
+                                    b.getIndexAttr(gates * hidden)};
+    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+    Value xt = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({batch, gates * hidden}, elementType),
+        projected, offsets, sizes, strides);
+    Value inside;
+    if (n.hasInput(4)) {
+      Type lensType = lensElementType();
+      Value position = arith::IndexCastOp::create(b, loc, lensType, t);
+      Value scalar = tensor::FromElementsOp::create(
+          b, loc, RankedTensorType::get({}, lensType), position);
+      inside = stepMask(scalar);
+    }
+    Value stepH = atBatch(loop.getRegionIterArgs()[0]);
+    Value stepC = cState ? atBatch(loop.getRegionIterArgs()[1]) : Value();
+    Value stepY = step(dir, xt, stepH, stepC, inside);
+    if (c.hasFailed())
+      return failure();
+    auto cast = [&](Value v) {
+      return v.getType() == stateType
+                 ? v
+                 : tensor::CastOp::create(b, loc, stateType, v).getResult();
+    };
+    SmallVector<Value> yields{cast(stepH)};
+    if (cState)
+      yields.push_back(cast(stepC));
+    sizes[2] = b.getIndexAttr(hidden);
+    yields.push_back(tensor::InsertSliceOp::create(
+        b, loc, cast(stepY), loop.getRegionIterArgs().back(), offsets, sizes,
+        strides));
+    scf::YieldOp::create(b, loc, yields);
+  }
+  h = atBatch(loop.getResult(0));
+  if (cState)
+    cState = atBatch(loop.getResult(1));
+  y = c.reshape(loop.getResults().back(),
+                {ShapedType::kDynamic, 1, batch, hidden});
+  return success();
+}
 
 LogicalResult RecurrentImporter::run() {
   RankedTensorType xType = n.inputType(0);
@@ -172,7 +416,7 @@ LogicalResult RecurrentImporter::run() {
   if (!isa<FloatType>(elementType))
     return n.emitError() << "X must hold floats, not " << elementType,
            failure();
-  int64_t layout = n.attrInt("layout", 0);
+  layout = n.attrInt("layout", 0);
   if (layout != 0 && layout != 1)
     return n.emitError() << "layout must be 0 or 1, got " << layout, failure();
   Value x = n.input(0);
@@ -180,11 +424,23 @@ LogicalResult RecurrentImporter::run() {
     x = c.transpose(x, {1, 0, 2}); // [B, T, I] -> [T, B, I]
   if (c.hasFailed())
     return failure();
+  xSteps = x;
   auto seqType = cast<RankedTensorType>(x.getType());
   seqLength = seqType.getDimSize(0);
   batch = seqType.getDimSize(1);
   int64_t inputSize = seqType.getDimSize(2);
 
+  if (ShapedType::isDynamic(inputSize))
+    return n.emitError() << "X's input size (its last extent) must be static",
+           failure();
+  for (auto [i, name] : {std::pair<unsigned, StringRef>{1, "W"},
+                         {2, "R"},
+                         {3, "B"},
+                         {7, "P"}})
+    if (n.hasInput(i) && !n.inputType(i).hasStaticShape())
+      return n.emitError() << name << " must have a static shape, not "
+                           << n.inputType(i),
+             failure();
   std::string direction = n.attrString("direction", "forward");
   if (direction != "forward" && direction != "reverse" &&
       direction != "bidirectional")
@@ -203,10 +459,11 @@ LogicalResult RecurrentImporter::run() {
                     StringRef name) -> LogicalResult {
     if (!n.hasInput(i))
       return success();
-    if (n.inputType(i).getShape() != shape) {
+    if (failed(verifyCompatibleShape(n.inputType(i).getShape(), shape))) {
       std::string dims;
       for (auto [k, s] : llvm::enumerate(shape))
-        dims += (k ? "x" : "") + std::to_string(s);
+        dims += (k ? "x" : "") +
+                (ShapedType::isDynamic(s) ? "?" : std::to_string(s));
       return n.emitError() << name << " must be [" << dims << "]", failure();
     }
     return success();
@@ -232,124 +489,61 @@ LogicalResult RecurrentImporter::run() {
   if (failed(parseActivations(directions)))
     return failure();
 
-  // Per step, whether each batch entry is still inside its sequence ([B, 1]).
-  auto stepMask = [&](int64_t t) -> Value {
-    if (!n.hasInput(4))
-      return {};
-    Value lens = n.input(4);
-    Type lensType = getElementTypeOrSelf(lens.getType());
-    Value inside = c.op<LessOp>(n.splat(lensType, t), lens);
-    return c.reshape(inside, {batch, 1});
-  };
-  auto initialState = [&](unsigned i, int64_t d) -> Value {
-    if (!n.hasInput(i))
-      return n.splat(elementType, 0, {batch, hidden});
-    Value v = n.input(i);
-    if (layout == 1)
-      v = c.transpose(v, {1, 0, 2});
-    return c.reshape(c.slice(v, 0, d, 1), {batch, hidden});
-  };
-
-  // Y per time step and direction, [1, D, B, H] pieces.
-  SmallVector<SmallVector<Value>> outputs(seqLength,
-                                          SmallVector<Value>(directions));
+  // Per direction: the input projection of every step, the recurrent
+  // weights, the initial state; then the steps, unrolled when the sequence
+  // length is static, an scf.for over the time steps otherwise.
+  // Y per time step and direction ([1, D, B, H] pieces) when unrolled, per
+  // direction ([T, 1, B, H]) when looped.
+  SmallVector<SmallVector<Value>> outputs(
+      ShapedType::isDynamic(seqLength) ? 1 : seqLength,
+      SmallVector<Value>(directions));
   SmallVector<Value> finalH, finalC;
   int64_t actsPerDirection = activations.size() / directions;
+  RankedTensorType stateType =
+      RankedTensorType::get({batch, hidden}, elementType);
   for (int64_t d = 0; d < directions && !c.hasFailed(); ++d) {
-    bool reverse = direction == "reverse" || d == 1;
-    ArrayRef<Activation> acts =
+    Direction dir;
+    dir.reverse = direction == "reverse" || d == 1;
+    dir.acts =
         ArrayRef(activations).slice(d * actsPerDirection, actsPerDirection);
     Value w = perDirection(1, d), r = perDirection(2, d);
     Value wT = c.transpose(w, {1, 0}); // [I, G*H]
-    Value rT = c.transpose(r, {1, 0}); // [H, G*H]
+    dir.rT = c.transpose(r, {1, 0});   // [H, G*H]
     // All steps' input projections at once: [T, B, G*H].
     Value projected = c.op<MatMulOp>(x, wT);
     Value bias = perDirection(3, d); // [2*G*H]: Wb then Rb.
-    Value wb, rb;
     if (bias) {
-      wb = c.slice(bias, 0, 0, width);
-      rb = c.slice(bias, 0, width, width);
+      Value wb = c.slice(bias, 0, 0, width);
+      dir.rb = c.slice(bias, 0, width, width);
       if (cell == Cell::GRU && linearBeforeReset) {
         // Rb of the hidden gate stays inside the reset product.
         projected = c.op<AddOp>(projected, wb);
-        Value rbZR = c.slice(rb, 0, 0, 2 * hidden);
+        Value rbZR = c.slice(dir.rb, 0, 0, 2 * hidden);
         Value zeros = n.splat(elementType, 0, {hidden});
         projected = c.op<AddOp>(projected, c.concat({rbZR, zeros}, 0));
       } else {
-        projected = c.op<AddOp>(projected, c.op<AddOp>(wb, rb));
+        projected = c.op<AddOp>(projected, c.op<AddOp>(wb, dir.rb));
       }
     }
-    Value peephole = cell == Cell::LSTM ? perDirection(7, d) : Value();
-    Value h = initialState(5, d);
-    Value cState = cell == Cell::LSTM ? initialState(6, d) : Value();
+    dir.peephole = cell == Cell::LSTM ? perDirection(7, d) : Value();
+    Value h = initialState(5, d, stateType);
+    Value cState =
+        cell == Cell::LSTM ? initialState(6, d, stateType) : Value();
+    if (c.hasFailed())
+      break;
 
-    for (int64_t step = 0; step < seqLength && !c.hasFailed(); ++step) {
-      int64_t t = reverse ? seqLength - 1 - step : step;
-      Value xt = c.reshape(c.slice(projected, 0, t, 1), {batch, width});
-      Value newH, newC;
-      switch (cell) {
-      case Cell::RNN:
-        newH = apply(acts[0], c.op<AddOp>(xt, c.op<MatMulOp>(h, rT)));
-        break;
-      case Cell::GRU: {
-        Value xz = c.slice(xt, 1, 0, hidden);
-        Value xr = c.slice(xt, 1, hidden, hidden);
-        Value xh = c.slice(xt, 1, 2 * hidden, hidden);
-        Value rZR = c.slice(rT, 1, 0, 2 * hidden);
-        Value rH = c.slice(rT, 1, 2 * hidden, hidden);
-        Value hZR = c.op<MatMulOp>(h, rZR);
-        Value z = apply(acts[0], c.op<AddOp>(xz, c.slice(hZR, 1, 0, hidden)));
-        Value rGate =
-            apply(acts[0], c.op<AddOp>(xr, c.slice(hZR, 1, hidden, hidden)));
-        Value candidateIn;
-        if (linearBeforeReset) {
-          Value hH = c.op<MatMulOp>(h, rH);
-          if (rb)
-            hH = c.op<AddOp>(hH, c.slice(rb, 0, 2 * hidden, hidden));
-          candidateIn = c.op<AddOp>(xh, c.op<MulOp>(rGate, hH));
-        } else {
-          candidateIn =
-              c.op<AddOp>(xh, c.op<MatMulOp>(c.op<MulOp>(rGate, h), rH));
-        }
-        Value candidate = apply(acts[1], candidateIn);
-        // (1 - z) * candidate + z * h = candidate + z * (h - candidate)
-        newH = c.op<AddOp>(candidate,
-                           c.op<MulOp>(z, c.op<SubOp>(h, candidate)));
-        break;
+    if (!ShapedType::isDynamic(seqLength)) {
+      for (int64_t s = 0; s < seqLength && !c.hasFailed(); ++s) {
+        int64_t t = dir.reverse ? seqLength - 1 - s : s;
+        Value xt = c.reshape(c.slice(projected, 0, t, 1), {batch, width});
+        Value inside;
+        if (n.hasInput(4))
+          inside = stepMask(n.splat(lensElementType(), t));
+        Value y = step(dir, xt, h, cState, inside);
+        outputs[t][d] = c.reshape(y, {1, 1, batch, hidden});
       }
-      case Cell::LSTM: {
-        Value all = c.op<AddOp>(xt, c.op<MatMulOp>(h, rT));
-        Value i = c.slice(all, 1, 0, hidden);
-        Value o = c.slice(all, 1, hidden, hidden);
-        Value f = c.slice(all, 1, 2 * hidden, hidden);
-        Value g = c.slice(all, 1, 3 * hidden, hidden);
-        if (peephole) {
-          i = c.op<AddOp>(i, c.op<MulOp>(cState, c.slice(peephole, 0, 0, hidden)));
-          f = c.op<AddOp>(
-              f, c.op<MulOp>(cState, c.slice(peephole, 0, 2 * hidden, hidden)));
-        }
-        i = apply(acts[0], i);
-        f = apply(acts[0], f);
-        g = apply(acts[1], g);
-        newC = c.op<AddOp>(c.op<MulOp>(f, cState), c.op<MulOp>(i, g));
-        if (peephole)
-          o = c.op<AddOp>(
-              o, c.op<MulOp>(newC, c.slice(peephole, 0, hidden, hidden)));
-        o = apply(acts[0], o);
-        newH = c.op<MulOp>(o, apply(acts[2], newC));
-        break;
-      }
-      }
-      Value y = newH;
-      if (Value inside = stepMask(t)) {
-        newH = c.op<WhereOp>(inside, newH, h);
-        if (newC)
-          newC = c.op<WhereOp>(inside, newC, cState);
-        y = c.op<WhereOp>(inside, y, n.splat(elementType, 0));
-      }
-      h = newH;
-      cState = newC;
-      outputs[t][d] = c.reshape(y, {1, 1, batch, hidden});
+    } else if (failed(loopSteps(dir, projected, h, cState, outputs[0][d]))) {
+      return failure();
     }
     finalH.push_back(c.reshape(h, {1, batch, hidden}));
     if (cell == Cell::LSTM)
@@ -393,4 +587,5 @@ void int21::onnx_import::registerRecurrentOps(OpImportTable &t) {
   t["RNN"] = {importRecurrent<Cell::RNN>, 7};
   t["GRU"] = {importRecurrent<Cell::GRU>, 7};
   t["LSTM"] = {importRecurrent<Cell::LSTM>, 7};
+  allowDynamicShapes(t, {"RNN", "GRU", "LSTM"});
 }

@@ -623,6 +623,14 @@ LogicalResult importReshape(NodeImporter &n) {
     return failure();
   RankedTensorType x = n.inputType(0);
   bool allowZero = n.attrInt("allowzero", 0) != 0;
+  // A constant shape of a tensor with dynamic extents (a 0 copying one, a
+  // -1 inferring around them): as a symbolic shape of constants.
+  if (!x.hasStaticShape() && !allowZero) {
+    SmallVector<SymbolicExtent> extents;
+    for (int64_t d : *requested)
+      extents.push_back({d});
+    return importSymbolicReshape(n, extents);
+  }
   SmallVector<int64_t> shape;
   int64_t inferred = -1, known = 1;
   for (auto [i, d] : llvm::enumerate(*requested)) {

@@ -1,8 +1,9 @@
 # Writes RNN, GRU and LSTM models that exercise what the ONNX node tests do
 # not (reverse and bidirectional directions, layout 1, sequence_lens shorter
 # than the sequence, linear_before_reset, peepholes, clip, other
-# activations), each with inputs and the outputs of a step-by-step numpy
-# reference of the ONNX definition, in the ONNX test layout:
+# activations, a sequence length and batch known at run time only), each
+# with inputs and the outputs of a step-by-step numpy reference of the ONNX
+# definition, in the ONNX test layout:
 #   OUT/CASE/model.onnx, OUT/CASE/test_data_set_0/{input,output}_K.pb
 import os
 import sys
@@ -80,7 +81,7 @@ def reference(cell, x, w, r, b, lens, h0, c0, p, hidden, direction, layout,
 
 def case(out, name, cell, steps=4, batch=3, size=2, hidden=3,
          direction="forward", layout=0, lens=None, bias=True, init=False,
-         peep=False, acts=None, clip=None, lbr=0, seed=0):
+         peep=False, acts=None, clip=None, lbr=0, seed=0, dynamic=False):
     rng = np.random.default_rng(seed)
     dirs = 2 if direction == "bidirectional" else 1
     gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[cell]
@@ -115,12 +116,25 @@ def case(out, name, cell, steps=4, batch=3, size=2, hidden=3,
     if cell == "GRU":
         attrs["linear_before_reset"] = lbr
     node = helper.make_node(cell, node_inputs, outputs, **attrs)
+    # dynamic: the sequence length and the batch declared as dim_params
+    # (the node's layout says where they are).
+    def declared(nm, shape):
+        if not dynamic:
+            return list(shape)
+        tb = ("T", "B") if layout == 0 else ("B", "T")
+        where = {"X": tb + (None,), "Y": (tb[0], None, tb[1], None),
+                 "sequence_lens": ("B",)}
+        state = ("D", "B", None) if layout == 0 else ("B", "D", None)
+        dims = where.get(nm, state if nm in ("initial_h", "initial_c", "Y_h", "Y_c")
+                         else (None,) * len(shape))
+        return [d if d in ("T", "B") else s for d, s in zip(dims, shape)]
     graph_inputs = [
         helper.make_tensor_value_info(
             nm, TensorProto.INT32 if nm == "sequence_lens" else TensorProto.FLOAT,
-            list(v.shape))
+            declared(nm, v.shape) if nm not in ("W", "R", "B", "P") else list(v.shape))
         for nm, v in zip(names, values) if v is not None]
-    graph_outputs = [helper.make_tensor_value_info(o, TensorProto.FLOAT, list(v.shape))
+    graph_outputs = [helper.make_tensor_value_info(o, TensorProto.FLOAT,
+                                                   declared(o, v.shape))
                      for o, v in zip(outputs, results)]
     graph = helper.make_graph([node], name, graph_inputs, graph_outputs)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
@@ -150,3 +164,16 @@ case(out, "lstm_bidirectional_peepholes_lens", "LSTM", direction="bidirectional"
      peep=True, init=True, lens=[2, 4, 3])
 case(out, "lstm_reverse_layout1", "LSTM", direction="reverse", layout=1,
      bias=False)
+# The same cells with the sequence length and the batch known at run time
+# only: the steps are a loop over the time steps.
+case(out, "rnn_bidirectional_layout1_relu_dynamic", "RNN",
+     direction="bidirectional", layout=1, acts=["Relu", "Tanh"], init=True,
+     dynamic=True)
+case(out, "gru_bidirectional_lbr_lens_dynamic", "GRU", direction="bidirectional",
+     lbr=1, lens=[3, 4, 1], init=True, dynamic=True, steps=5)
+case(out, "lstm_bidirectional_peepholes_lens_dynamic", "LSTM",
+     direction="bidirectional", peep=True, init=True, lens=[2, 4, 3],
+     dynamic=True)
+case(out, "lstm_reverse_layout1_dynamic", "LSTM", direction="reverse",
+     layout=1, bias=False, dynamic=True, steps=6, batch=2)
+case(out, "gru_forward_dynamic", "GRU", dynamic=True, steps=1, batch=1)
