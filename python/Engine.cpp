@@ -323,14 +323,28 @@ py::object PyEngine::run(py::args args, py::kwargs kwargs) const {
 
   std::string error;
   std::vector<std::vector<int64_t>> ranShapes;
+  std::vector<std::shared_ptr<void>> ranBuffers;
   {
     py::gil_scoped_release release;
     if (llvm::Error e = engine->run(inputPointers, inputShapes,
-                                    outputPointers, &ranShapes))
+                                    outputPointers, &ranShapes, &ranBuffers))
       error = llvm::toString(std::move(e));
   }
   if (!error.empty())
     throw EngineFailure(error);
+  // An output the run sized is in the buffer the run allocated, which the
+  // array keeps alive.
+  for (auto [i, buffer] : llvm::enumerate(ranBuffers)) {
+    if (!buffer)
+      continue;
+    auto *keep = new std::shared_ptr<void>(std::move(buffer));
+    py::capsule owner(keep, [](void *p) {
+      delete static_cast<std::shared_ptr<void> *>(p);
+    });
+    outputs[i] = py::array(requireNumpyDType(meta.outputs[i], "output"),
+                           ranShapes[i], keep->get(), owner);
+    (*outputShapes)[i] = ranShapes[i];
+  }
   // An output with extents computed from data (NonZero's count) holds its
   // elements first in the buffer allocated at their bound: a view of them.
   for (auto [i, shape] : llvm::enumerate(ranShapes))

@@ -466,6 +466,18 @@ translateUnoptimized(ModuleOp module, llvm::LLVMContext &llvmContext,
     for (TensorSpec &spec : meta.outputs)
       llvm::sort(spec.dataDims);
   }
+  // The outputs the run sizes and allocates (@main's arguments).
+  if (auto args =
+          module->getAttrOfType<ArrayAttr>("int21.run_sized_arguments"))
+    for (auto arg : args.getAsRange<IntegerAttr>()) {
+      int64_t k = arg.getInt() - int64_t(numIn + meta.weights.size());
+      if (k < 0 || k >= (int64_t)meta.outputs.size()) {
+        module.emitError("argument ")
+            << arg.getInt() << " of @main, sized by the run, is no output";
+        return nullptr;
+      }
+      meta.outputs[k].sizedByRun = true;
+    }
   for (NamedAttribute attr : llvm::to_vector(module->getDiscardableAttrs()))
     if (!attr.getName().strref().starts_with("llvm.") &&
         !attr.getName().strref().starts_with("dlti."))

@@ -594,9 +594,12 @@ int Engine::specializationFor(
 /// The outputs' shapes of `meta` from an extents array (the outputs'
 /// extents follow the inputs'), each extent within [0, its bound in
 /// `bounds`].
+/// An output the run sizes (TensorSpec::sizedByRun) has the extents the run
+/// gave (`ran`), 0 before it.
 static Expected<std::vector<std::vector<int64_t>>>
 shapesFromExtents(const EngineMetadata &meta, StringRef name,
-                  ArrayRef<int64_t> extents, ArrayRef<int64_t> bounds) {
+                  ArrayRef<int64_t> extents, ArrayRef<int64_t> bounds,
+                  bool ran = false) {
   std::vector<std::vector<int64_t>> result;
   size_t next = 0;
   for (const TensorSpec &spec : meta.inputs)
@@ -607,6 +610,17 @@ shapesFromExtents(const EngineMetadata &meta, StringRef name,
     for (int64_t &extent : shape)
       if (extent == TensorSpec::kDynamicExtent) {
         extent = extents[next];
+        if (spec.sizedByRun) {
+          ++next;
+          if (!ran) {
+            extent = 0;
+            continue;
+          }
+          if (extent < 0)
+            return engineError(name, "output '" + spec.name +
+                                         "' was not written by the run");
+          continue;
+        }
         if (extent < 0)
           return engineError(name, "output '" + spec.name +
                                        "' got a negative extent");
@@ -666,14 +680,17 @@ Error Engine::run(ArrayRef<const void *> inputs,
 Error Engine::run(ArrayRef<const void *> inputs,
                   ArrayRef<std::vector<int64_t>> inputShapes,
                   ArrayRef<void *> outputs,
-                  std::vector<std::vector<int64_t>> *ranShapes) const {
-  return runShaped(inputs, inputShapes, outputs, /*ms=*/nullptr, ranShapes);
+                  std::vector<std::vector<int64_t>> *ranShapes,
+                  std::vector<std::shared_ptr<void>> *ranBuffers) const {
+  return runShaped(inputs, inputShapes, outputs, /*ms=*/nullptr, ranShapes,
+                   ranBuffers);
 }
 
 Error Engine::runShaped(ArrayRef<const void *> inputs,
                         ArrayRef<std::vector<int64_t>> inputShapes,
                         ArrayRef<void *> outputs, double *ms,
-                        std::vector<std::vector<int64_t>> *ranShapes) const {
+                        std::vector<std::vector<int64_t>> *ranShapes,
+                        std::vector<std::shared_ptr<void>> *ranBuffers) const {
   if (!isDynamic()) {
     Expected<std::vector<std::vector<int64_t>>> checked =
         outputShapes(inputShapes);
@@ -708,12 +725,32 @@ Error Engine::runShaped(ArrayRef<const void *> inputs,
   // What the shape query gave: the run overwrites the extents it computes
   // from data, which must lie within.
   std::vector<int64_t> bounds = extents;
+  // An output the run sizes: the code stores the address of the buffer it
+  // allocated (int21_output) where the output's pointer would be.
+  const std::vector<TensorSpec> &outSpecs = code->meta->outputs;
+  std::vector<int64_t> addresses(outSpecs.size(), 0);
+  SmallVector<void *> results(outputs.begin(), outputs.end());
+  for (auto [i, spec] : llvm::enumerate(outSpecs))
+    if (spec.sizedByRun && i < results.size())
+      results[i] = &addresses[i];
+  std::vector<std::shared_ptr<void>> owned(outSpecs.size());
   auto start = std::chrono::steady_clock::now();
-  if (Error error =
-          runChecked(code, inputs, inputShapes, outputs, /*deviceMs=*/nullptr,
-                     extents.empty() ? nullptr : extents.data()))
-    return error;
+  Error ranError =
+      runChecked(code, inputs, inputShapes, results, /*deviceMs=*/nullptr,
+                 extents.empty() ? nullptr : extents.data());
   auto end = std::chrono::steady_clock::now();
+  for (auto [i, address] : llvm::enumerate(addresses))
+    if (address)
+      owned[i] = std::shared_ptr<void>(
+          reinterpret_cast<void *>(static_cast<uintptr_t>(address)), std::free);
+  if (ranError)
+    return ranError;
+  for (auto [i, spec] : llvm::enumerate(outSpecs))
+    if (spec.sizedByRun && !owned[i])
+      return engineError(name, "the run could not allocate output '" +
+                                   spec.name + "'");
+  if (ranBuffers)
+    *ranBuffers = std::move(owned);
   if (ms)
     *ms = std::chrono::duration<double, std::milli>(end - start).count();
   if (!ranShapes)
@@ -727,7 +764,7 @@ Error Engine::runShaped(ArrayRef<const void *> inputs,
     return Error::success();
   }
   Expected<std::vector<std::vector<int64_t>>> shapes =
-      shapesFromExtents(metadata(), name, extents, bounds);
+      shapesFromExtents(metadata(), name, extents, bounds, /*ran=*/true);
   if (!shapes)
     return shapes.takeError();
   *ranShapes = std::move(*shapes);
@@ -833,11 +870,19 @@ Expected<std::vector<Tensor>> Engine::run(ArrayRef<Tensor> inputs) const {
     out.push_back(results.back().data());
   }
   std::vector<std::vector<int64_t>> ranShapes;
-  if (Error error = run(in, shapes, out, &ranShapes))
+  std::vector<std::shared_ptr<void>> ranBuffers;
+  if (Error error = run(in, shapes, out, &ranShapes, &ranBuffers))
     return std::move(error);
-  for (auto [tensor, shape] : llvm::zip(results, ranShapes))
+  for (auto [i, tensor, shape] : llvm::enumerate(results, ranShapes)) {
+    if (i < ranBuffers.size() && ranBuffers[i]) {
+      // Sized by the run: its elements are in the buffer the run allocated.
+      tensor = Tensor(tensor.dtype(), std::move(shape),
+                      std::move(ranBuffers[i]));
+      continue;
+    }
     if (tensor.shape() != shape)
       tensor.shrinkTo(std::move(shape));
+  }
   return results;
 }
 

@@ -89,6 +89,8 @@ static json::Value specsToJSON(ArrayRef<TensorSpec> specs) {
     }
     if (spec.hasDataDims())
       object["data_dims"] = spec.dataDims;
+    if (spec.sizedByRun)
+      object["sized_by_run"] = true;
     if (spec.hasProfile())
       object["profile"] = json::Object{{"min", spec.profileMin},
                                        {"opt", spec.profileOpt},
@@ -213,7 +215,9 @@ std::string int21::runtime::abiDescriptor(const EngineMetadata &metadata) {
     for (auto [d, dim] : llvm::enumerate(spec.shape)) {
       os << (d ? "x" : "");
       if (dim == TensorSpec::kDynamicExtent)
-        os << (llvm::is_contained(spec.dataDims, (int64_t)d) ? "?data" : "?");
+        os << (spec.sizedByRun ? "?run"
+               : llvm::is_contained(spec.dataDims, (int64_t)d) ? "?data"
+                                                               : "?");
       else
         os << dim;
     }
@@ -399,6 +403,14 @@ specsFromJSON(const json::Object &meta, StringRef key, StringRef path) {
                                        "its shape in increasing order");
         spec.dataDims.push_back(*d);
       }
+    }
+    if (const json::Value *run = object->get("sized_by_run")) {
+      std::optional<bool> flag = run->getAsBoolean();
+      if (!flag || (*flag && (!spec.isDynamic() || key != "outputs")))
+        return engineError(path, "'sized_by_run' of '" + *name +
+                                     "' must be a boolean, true on an output "
+                                     "of dynamic shape only");
+      spec.sizedByRun = *flag;
     }
     if (const json::Value *profile = object->get("profile")) {
       const json::Object *bounds = profile->getAsObject();

@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { kHeader = 64, kClasses = 48, kForeign = 255 };
@@ -229,4 +230,17 @@ void int21_random(int64_t pointer, int64_t count, int64_t seed,
   twisterSeed(&t, seed >= 0 ? (uint32_t)seed : freshSeed());
   for (int64_t i = 0; i < count; ++i)
     out[i] = normal ? twisterNormal(&t) : twisterUniform(&t);
+}
+
+/* An output whose extents the run computes (int21-dynamic-signature): its
+ * `bytes` copied into a buffer of the C library's (64-byte aligned, at least
+ * 64 bytes), which the runtime hands to the caller and frees with free(). */
+int64_t int21_output(int64_t pointer, int64_t bytes) {
+  size_t size = bytes > 0 ? ((size_t)bytes + 63) / 64 * 64 : 64;
+  void *copy = aligned_alloc(64, size);
+  if (!copy)
+    return 0;
+  if (bytes > 0)
+    memcpy(copy, (const void *)(uintptr_t)pointer, (size_t)bytes);
+  return (int64_t)(uintptr_t)copy;
 }

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "int21/Dialect/Int21/Int21Dialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -290,11 +291,25 @@ struct DynamicSignaturePass
                                "' depends on " + why +
                                ": int21 checks extents before the run only");
     }
+    // Outputs with an extent that no arithmetic on the inputs' extents and
+    // values gives, nor bounds (one a loop carries and grows, a slice at a
+    // position computed in the run): sized by the run, which allocates them
+    // (int21_output) and gives their extents in the extents array.
+    llvm::SmallSetVector<BlockArgument, 4> runSized;
+    for (auto &[slot, value] : outputValues) {
+      SetVector<Operation *> scratch;
+      std::string why;
+      bool fromData = false;
+      if (failed(collectSlice(value, main, isOutput, scratch, why, &fromData)))
+        runSized.insert(extents[slot].arg);
+    }
     // The slots of the extents the run computes from data (and the outputs
     // they belong to): @int21_shapes gives their bounds.
     SmallVector<int64_t> dataSlots;
     llvm::SmallDenseSet<BlockArgument> dataOutputs;
     for (auto &[slot, value] : outputValues) {
+      if (runSized.contains(extents[slot].arg))
+        continue;
       std::string why;
       bool fromData = false;
       if (failed(collectSlice(value, main, isOutput, slice, why, &fromData))) {
@@ -377,11 +392,17 @@ struct DynamicSignaturePass
       b.clone(*op, mapping);
     }
     for (auto &[slot, value] : outputValues) {
-      Value v = mapping.lookupOrDefault(value);
-      if (auto constant = getConstantIntValue(value))
-        v = arith::ConstantIndexOp::create(b, main.getLoc(), *constant);
-      Value raw = arith::IndexCastOp::create(b, main.getLoc(),
-                                             b.getI64Type(), v);
+      Value raw;
+      if (runSized.contains(extents[slot].arg)) {
+        // Known after the run only.
+        raw = arith::ConstantIntOp::create(b, main.getLoc(), b.getI64Type(),
+                                           -1);
+      } else {
+        Value v = mapping.lookupOrDefault(value);
+        if (auto constant = getConstantIntValue(value))
+          v = arith::ConstantIndexOp::create(b, main.getLoc(), *constant);
+        raw = arith::IndexCastOp::create(b, main.getLoc(), b.getI64Type(), v);
+      }
       Value index = arith::ConstantIndexOp::create(b, main.getLoc(), slot);
       memref::StoreOp::create(b, main.getLoc(), raw, shapeExtents, index);
     }
@@ -413,6 +434,12 @@ struct DynamicSignaturePass
         slots.push_back(b.getI64IntegerAttr(slot));
       module->setAttr("int21.data_extents", ArrayAttr::get(ctx, slots));
     }
+    if (!runSized.empty()) {
+      SmallVector<Attribute> args;
+      for (BlockArgument arg : runSized)
+        args.push_back(b.getI64IntegerAttr(arg.getArgNumber()));
+      module->setAttr("int21.run_sized_arguments", ArrayAttr::get(ctx, args));
+    }
     for (cf::AssertOp check : checks)
       check->erase();
 
@@ -439,6 +466,13 @@ struct DynamicSignaturePass
       if (!type || type.hasStaticShape())
         continue;
       Location loc = arg.getLoc();
+      if (runSized.contains(arg)) {
+        if (failed(handOver(module, arg, outputs[arg], array, slotOf)))
+          return;
+        outputs.erase(arg);
+        argTypes[arg.getArgNumber()] = arg.getType();
+        continue;
+      }
       // An output with extents computed from data is viewed at them where
       // it is written, and the run gives them back in the extents array.
       bool fromData = dataOutputs.contains(arg);
@@ -499,6 +533,74 @@ struct DynamicSignaturePass
       rewriter.replaceOp(alloc, target);
     }
     resolveBoundedExtents(main);
+  }
+
+  /// Output `arg`, sized by the run, written by `copy`: the run gives its
+  /// extents in `array` (slots by `slotOf`) and its elements in a buffer of
+  /// the engine's (int21_output, lib/Runtime/EngineSupport.c, copies them),
+  /// whose address it stores in `arg`, which becomes a pointer to an i64.
+  LogicalResult
+  handOver(ModuleOp module, BlockArgument arg, memref::CopyOp copy,
+           Value array,
+           llvm::function_ref<int64_t(BlockArgument, int64_t)> slotOf) {
+    auto type = cast<MemRefType>(arg.getType());
+    for (Operation *user : arg.getUsers())
+      if (user != copy.getOperation())
+        return fail(user, "output #" + Twine(arg.getArgNumber()) +
+                              " is sized by the run and read in @main"),
+               failure();
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    Type i64 = b.getI64Type();
+    auto callee = module.lookupSymbol<func::FuncOp>(kOutputFunction);
+    if (!callee) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(module.getBody());
+      callee = func::FuncOp::create(
+          b, module.getLoc(), kOutputFunction,
+          FunctionType::get(ctx, {i64, i64}, {i64}));
+      callee.setPrivate();
+    }
+    Value source = copy.getSource();
+    auto sourceType = cast<MemRefType>(source.getType());
+    SmallVector<Value> sizes;
+    Value count = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      Value extent = memref::DimOp::create(b, loc, source, d);
+      if (type.isDynamicDim(d)) {
+        sizes.push_back(extent);
+        memref::StoreOp::create(
+            b, loc, arith::IndexCastOp::create(b, loc, i64, extent), array,
+            ValueRange{arith::ConstantIndexOp::create(b, loc,
+                                                      slotOf(arg, d))});
+      }
+      count = arith::MulIOp::create(b, loc, count, extent);
+    }
+    // A view (a slice of a larger buffer) is gathered into a buffer of its
+    // own first (which the deallocation pipeline, after this pass, frees).
+    Value contiguous = source;
+    if (!sourceType.getLayout().isIdentity()) {
+      contiguous = memref::AllocOp::create(
+          b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+          sizes);
+      memref::CopyOp::create(b, loc, source, contiguous);
+    }
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    Value bytes = arith::MulIOp::create(
+        b, loc, count, arith::ConstantIndexOp::create(b, loc, (bits + 7) / 8));
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, contiguous);
+    Value address =
+        func::CallOp::create(
+            b, loc, callee,
+            ValueRange{arith::IndexCastOp::create(b, loc, i64, pointer),
+                       arith::IndexCastOp::create(b, loc, i64, bytes)})
+            .getResult(0);
+    arg.setType(MemRefType::get({}, i64));
+    memref::StoreOp::create(b, loc, address, arg);
+    copy->erase();
+    return success();
   }
 
   /// @main computes the extents the run computes from data.

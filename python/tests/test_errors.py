@@ -1,6 +1,7 @@
 """Wrong arguments and bad models raise clear Python exceptions, never crash."""
 
 import numpy as np
+import onnx.parser
 import pytest
 
 import int21
@@ -199,3 +200,19 @@ def test_outputs_sized_by_data_have_their_run_time_extents():
     y = engine.run({"x": x})["y"]
     np.testing.assert_array_equal(y, np.array(np.nonzero(x)))
     assert engine.run({"x": np.zeros((3, 4), np.float32)})["y"].shape == (2, 0)
+
+
+def test_outputs_sized_by_the_run_are_allocated_by_it():
+    # A value a Loop grows (doubled m times) has no extent known before the
+    # run: the run allocates the output and gives its shape; the array owns
+    # the buffer.
+    model = onnx.parser.parse_model((ROOT / "test/e2e/Inputs/grow.onnxtext").read_text())
+    engine = int21.compile(model)
+    for m in [3, 0, 5]:
+        grown = engine.run({"m": np.array(m, np.int64),
+                            "x": np.array([7], np.float32)})["grown"]
+        want = np.array([7], np.float32)
+        for _ in range(m):
+            want = np.concatenate([want, want + 1])
+        np.testing.assert_array_equal(grown, want)
+        grown[0] = -1  # writable, and no other run's

@@ -61,9 +61,28 @@ func.func @main(%s: memref<2xi64>, %y: memref<?xf32>) {
 
 // -----
 
-// An output whose extent is read from an input of dynamic shape, or from a
-// buffer the model computes, cannot be computed before the run.
-// expected-error @+1 {{an output's extent (slot 1) is computed from the values of an input of dynamic shape: int21 computes output extents from the inputs' extents and values only}}
+// An output whose extent no arithmetic on the inputs' extents and values
+// gives before the run (read from an input of dynamic shape here; a value a
+// loop grows in models) is sized by the run: @int21_shapes answers -1 for
+// its extent; @main stores the extent in its slot, hands the elements to
+// @int21_output and stores the address it returns where the output's
+// pointer was (an i64); the module lists the argument.
+// CHECK: module attributes {int21.run_sized_arguments = [1]}
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:  (%{{.+}}: memref<i64>, [[Y:%.+]]: memref<i64>, [[E:%.+]]: memref<2xi64> {int21.extents = 2 : i64})
+// CHECK:       [[BUF:%.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK-NOT:   memref.copy
+// CHECK:       [[N:%.+]] = memref.dim [[BUF]], %{{.+}} : memref<?xf32>
+// CHECK:       [[N64:%.+]] = arith.index_cast [[N]] : index to i64
+// CHECK:       memref.store [[N64]], [[E]][%{{.+}}] : memref<2xi64>
+// CHECK:       [[P:%.+]] = memref.extract_aligned_pointer_as_index [[BUF]]
+// CHECK:       [[P64:%.+]] = arith.index_cast [[P]] : index to i64
+// CHECK:       [[ADDRESS:%.+]] = call @int21_output([[P64]], %{{.+}}) : (i64, i64) -> i64
+// CHECK:       memref.store [[ADDRESS]], [[Y]][] : memref<i64>
+// CHECK-LABEL: func.func @int21_shapes
+// CHECK:       [[UNKNOWN:%.+]] = arith.constant -1 : i64
+// CHECK:       memref.store [[UNKNOWN]]
+// CHECK:       func.func private @int21_output(i64, i64) -> i64
 func.func @main(%x: memref<?xi64>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %v = memref.load %x[%c0] : memref<?xi64>

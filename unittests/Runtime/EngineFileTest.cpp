@@ -294,6 +294,46 @@ TEST(EngineFileTest, DynamicExtentsRoundTrip) {
       << error;
 }
 
+TEST(EngineFileTest, OutputsSizedByTheRunRoundTrip) {
+  EngineMetadata meta = sampleMetadata();
+  meta.inputs.push_back(
+      {"x", DType::F32, {TensorSpec::kDynamicExtent, 8}, {}, {"T", ""}});
+  TensorSpec grown{"h", DType::F32, {TensorSpec::kDynamicExtent, 8}, {},
+                   {"", ""}};
+  grown.sizedByRun = true;
+  meta.outputs.push_back(grown);
+  meta.numExtents = 2;
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  writeEngineFile(meta, {}, os);
+  os.flush();
+  EXPECT_NE(bytes.find(R"("sized_by_run":true)"), std::string::npos);
+  llvm::Expected<EngineFile> file = readBytes(bytes);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_EQ(file->metadata().outputs, meta.outputs);
+  EXPECT_TRUE(file->metadata().outputs.back().sizedByRun);
+  // The code's contract says which outputs the run allocates.
+  EXPECT_NE(abiDescriptor(file->metadata()).find("[?runx8]"),
+            std::string::npos);
+
+  // Only an output of dynamic shape can be sized by the run.
+  std::string error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "outputs": [], )"
+      R"("inputs": [{"name": "x", "dtype": "float32", "shape": ["n", 4], )"
+      R"("sized_by_run": true}], "extents": 1})")));
+  EXPECT_NE(error.find("'sized_by_run' of 'x' must be a boolean, true on an "
+                       "output of dynamic shape only"),
+            std::string::npos)
+      << error;
+  error = errorOf(readBytes(engineWithMetadata(
+      R"({"target": "cpu:x", "compiler_version": "v", "inputs": [], )"
+      R"("outputs": [{"name": "y", "dtype": "float32", "shape": [4], )"
+      R"("sized_by_run": true}]})")));
+  EXPECT_NE(error.find("'sized_by_run' of 'y' must be a boolean"),
+            std::string::npos)
+      << error;
+}
+
 TEST(EngineFileTest, ProfilesAndSpecializationsRoundTrip) {
   EngineMetadata meta = sampleMetadata();
   meta.inputs.push_back({"image",

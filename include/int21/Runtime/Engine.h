@@ -38,6 +38,11 @@ public:
   Tensor() = default;
   /// A zero-filled tensor of `dtype` and `shape`.
   Tensor(DType dtype, std::vector<int64_t> shape);
+  /// A tensor of `dtype` and `shape` whose elements are in `storage`
+  /// (64-byte aligned, at least sizeInBytes()), which it shares.
+  Tensor(DType dtype, std::vector<int64_t> shape,
+         std::shared_ptr<void> storage)
+      : type(dtype), dims(std::move(shape)), storage(std::move(storage)) {}
 
   DType dtype() const { return type; }
   const std::vector<int64_t> &shape() const { return dims; }
@@ -117,10 +122,18 @@ public:
   /// (TensorSpec::dataDims), outputShapes gives upper bounds for them and
   /// `ranShapes`, when given, receives the outputs' shapes the run computed
   /// (each output's elements first in its buffer).
+  /// An output the run sizes (TensorSpec::sizedByRun: outputShapes gives 0
+  /// for its dynamic extents) is not written into `outputs` (its pointer
+  /// there is not read and may be null): the run allocates it, and
+  /// `ranBuffers`, when given, receives it (one entry per output, null for
+  /// the others, each 64-byte aligned; the caller then owns it); without
+  /// `ranBuffers` it is discarded.
   llvm::Error run(llvm::ArrayRef<const void *> inputs,
                   llvm::ArrayRef<std::vector<int64_t>> inputShapes,
                   llvm::ArrayRef<void *> outputs,
-                  std::vector<std::vector<int64_t>> *ranShapes = nullptr) const;
+                  std::vector<std::vector<int64_t>> *ranShapes = nullptr,
+                  std::vector<std::shared_ptr<void>> *ranBuffers =
+                      nullptr) const;
   /// The specialisation a run on inputs of `inputShapes` takes (its index in
   /// EngineMetadata::specializations), or -1 for the generic code.
   int specializationFor(llvm::ArrayRef<std::vector<int64_t>> inputShapes) const;
@@ -188,7 +201,8 @@ private:
   llvm::Error runShaped(llvm::ArrayRef<const void *> inputs,
                         llvm::ArrayRef<std::vector<int64_t>> inputShapes,
                         llvm::ArrayRef<void *> outputs, double *ms,
-                        std::vector<std::vector<int64_t>> *ranShapes =
+                        std::vector<std::vector<int64_t>> *ranShapes = nullptr,
+                        std::vector<std::shared_ptr<void>> *ranBuffers =
                             nullptr) const;
 
   EngineFile file;

@@ -81,6 +81,11 @@ struct TensorSpec {
   /// upper bound, which the output is allocated at, and the run gives the
   /// extent (Engine::run's output shapes). Increasing.
   std::vector<int64_t> dataDims;
+  /// For an output: whether the run computes its dynamic extents with no
+  /// bound known before it (a value a loop grows, a slice at a position
+  /// the run computes). A shape query gives 0 for them; the run allocates
+  /// the output and gives its shape (Engine::run's ranBuffers).
+  bool sizedByRun = false;
 
   static constexpr int64_t kDynamicExtent = -1;
   bool hasProfile() const { return !profileMin.empty(); }
@@ -96,7 +101,8 @@ struct TensorSpec {
            shape == other.shape && dimNames == other.dimNames &&
            indexBounds == other.indexBounds &&
            profileMin == other.profileMin && profileOpt == other.profileOpt &&
-           profileMax == other.profileMax && dataDims == other.dataDims;
+           profileMax == other.profileMax && dataDims == other.dataDims &&
+           sizedByRun == other.sizedByRun;
   }
 };
 

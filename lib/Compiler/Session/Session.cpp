@@ -437,11 +437,13 @@ LogicalResult CompileSession::emitEngine(
   if (failed(generic))
     return failure();
   for (const runtime::TensorSpec &spec : generic->metadata.outputs)
-    if (spec.hasDataDims()) {
+    if (spec.hasDataDims() || spec.sizedByRun) {
       reportError("--shape-profile and --shape-bucket: output '" + spec.name +
-                  "' has extents the run computes from data (NonZero, "
-                  "Compress, Unique), so no input shape makes the code "
-                  "static; compile without them");
+                  "' has extents the run computes (" +
+                  (spec.sizedByRun ? "a value a loop grows or slices"
+                                   : "NonZero, Compress, Unique") +
+                  "), so no input shape makes the code static; compile "
+                  "without them");
       return failure();
     }
   for (runtime::TensorSpec &spec : generic->metadata.inputs) {

@@ -20,6 +20,7 @@ tensors = {
     "x42": numpy.array([[1, 0], [1, 1], [2, 2], [3, 3]], numpy.float32),
     "init": numpy.array([100, 200], numpy.float32),
     "x32": numpy.array([[1, 2], [3, 4], [5, 6]], numpy.float32),
+    "x1": numpy.array([7], numpy.float32),
 }
 for name, value in tensors.items():
     with open(f"{out}/{name}.pb", "wb") as f:

@@ -33,6 +33,11 @@ constexpr llvm::StringLiteral kDimParamsAttr = "onnx.dim_params";
 /// int21.random lowers to a call of: `(pointer, count, seed or -1, normal)`,
 /// all i64, filling `count` f64 at `pointer`. The importer declares it.
 constexpr llvm::StringLiteral kRandomFunction = "int21_random";
+/// Where an output sized by the run goes (lib/Runtime/EngineSupport.c):
+/// `(pointer, bytes)`, both i64, copies `bytes` from `pointer` into a fresh
+/// 64-byte aligned buffer and returns its address (0 when out of memory),
+/// which the engine's caller owns and frees (int21-dynamic-signature).
+constexpr llvm::StringLiteral kOutputFunction = "int21_output";
 } // namespace int21
 
 namespace int21::OpTrait {
