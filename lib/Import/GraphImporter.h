@@ -104,6 +104,23 @@ public:
     symbolicValues[name] = std::move(extents);
   }
 
+  /// A sequence or optional value of the graph (ONNX's sequence and
+  /// optional types), which the import keeps as its elements: its length
+  /// is known at import (SequenceConstruct, SplitToSequence of static
+  /// extents, SequenceInsert at constant positions...), and the program
+  /// holds tensors only.
+  const SequenceValue *sequence(StringRef name) const {
+    auto it = sequences.find(name);
+    if (it != sequences.end())
+      return &it->second;
+    if (parent && !values.count(name) && !initializers.count(name))
+      return parent->sequence(name);
+    return nullptr;
+  }
+  void defineSequence(StringRef name, SequenceValue value) {
+    sequences[name] = std::move(value);
+  }
+
   /// A location naming node `node` (its name, or OpType#index when unnamed).
   Location nodeLoc(const onnx::NodeProto &node, size_t index) const;
 
@@ -117,6 +134,7 @@ public:
 private:
   llvm::StringMap<Value> values;
   llvm::StringMap<SmallVector<SymbolicExtent>> symbolicValues;
+  llvm::StringMap<SequenceValue> sequences;
   llvm::StringMap<const onnx::TensorProto *> initializers;
   llvm::StringMap<unsigned> uses;
   SmallVector<std::pair<Value, mlir::ArrayAttr>> indexChecks;

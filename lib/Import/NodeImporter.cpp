@@ -407,6 +407,15 @@ void NodeImporter::setOutput(unsigned i, Value value) {
     graph.define(node.output(i), value);
 }
 
+const SequenceValue *NodeImporter::sequenceInput(unsigned i) {
+  return hasInput(i) ? graph.sequence(node.input(i)) : nullptr;
+}
+
+void NodeImporter::setSequenceOutput(unsigned i, SequenceValue value) {
+  if (i < numOutputs() && !node.output(i).empty())
+    graph.defineSequence(node.output(i), std::move(value));
+}
+
 LogicalResult NodeImporter::onlyFirstOutputs(unsigned count, StringRef why) {
   for (unsigned i = count; i < numOutputs(); ++i)
     if (outputUsed(i))

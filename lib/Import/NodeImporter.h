@@ -42,6 +42,16 @@ struct SymbolicExtent {
   bool isConstant() const { return !source && !value; }
 };
 
+/// A value of ONNX's sequence or optional type, as the import keeps it:
+/// its elements (tensors of the program), in order. An optional holds none
+/// or one.
+struct SequenceValue {
+  SmallVector<Value> elements;
+  /// The element type an empty one declares (SequenceEmpty's dtype).
+  Type elementType;
+  bool optional = false;
+};
+
 /// The `index` an extent is: a constant, a `tensor.dim`, or its value.
 Value extentIndex(OpBuilder &b, Location loc, const SymbolicExtent &extent);
 
@@ -120,6 +130,11 @@ public:
   /// Whether output `i` exists and something in the graph reads it.
   bool outputUsed(unsigned i) const;
   void setOutput(unsigned i, Value value);
+  /// Input `i` when it is a sequence or an optional (GraphImporter::
+  /// sequence), else null.
+  const SequenceValue *sequenceInput(unsigned i);
+  /// Sets output `i` to a sequence or an optional.
+  void setSequenceOutput(unsigned i, SequenceValue value);
   /// Sets output 0 to `value` when building it succeeded; for handlers that
   /// end in `return n.setResult(n.create<...>(...))`.
   LogicalResult setResult(FailureOr<Value> value) {
@@ -232,6 +247,10 @@ struct OpImportEntry {
   /// Whether the handler computes on shapes kept symbolic
   /// (NodeImporter::symbolicInput); any other refuses them.
   bool symbolic = false;
+  /// Whether the handler takes sequence and optional values
+  /// (NodeImporter::sequenceInput); any other refuses them, naming the
+  /// input.
+  bool sequences = false;
 };
 using OpImportTable = llvm::StringMap<OpImportEntry>;
 
@@ -239,6 +258,8 @@ using OpImportTable = llvm::StringMap<OpImportEntry>;
 void allowDynamicShapes(OpImportTable &table, ArrayRef<StringRef> ops);
 /// Marks the handlers of `ops` in `table` as computing on symbolic shapes.
 void allowSymbolicShapes(OpImportTable &table, ArrayRef<StringRef> ops);
+/// Marks the handlers of `ops` in `table` as taking sequences and optionals.
+void allowSequences(OpImportTable &table, ArrayRef<StringRef> ops);
 
 void registerElementwiseOps(OpImportTable &table);
 void registerNNOps(OpImportTable &table);
@@ -256,6 +277,7 @@ void registerResamplingOps(OpImportTable &table);
 void registerControlFlowOps(OpImportTable &table);
 void registerRandomOps(OpImportTable &table);
 void registerTrainingOps(OpImportTable &table);
+void registerSequenceOps(OpImportTable &table);
 
 /// The domain of ONNX's optimizers (Adagrad, Momentum, Adam).
 constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";

@@ -82,6 +82,12 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, Location loc) {
     return it->second;
   auto init = initializers.find(name);
   if (init == initializers.end()) {
+    if (sequence(name))
+      return emitError(loc)
+                 << "'" << name << "' is a sequence or an optional, which "
+                 << "int21 keeps inside a graph: engines and subgraphs take "
+                    "and give tensors",
+             failure();
     if (parent)
       return parent->lookup(name, loc);
     return emitError(loc) << "no value named '" << name << "'", failure();
@@ -148,12 +154,25 @@ LogicalResult int21::onnx_import::importGraphNodes(GraphImporter &graph,
     NodeImporter importer(graph, node, graph.opset, since, builder, loc);
     if (schema && failed(checkInputsPresent(node, *schema, loc)))
       return failure();
-    // Inputs are materialised first so that a bad one is reported as such.
-    for (unsigned i = 0; i < importer.numInputs(); ++i)
-      if (importer.hasInput(i) &&
-          failed(graph.lookup(node.input(i), loc)))
-        return failure();
     const OpImportEntry &entry = table.find(opKey(node))->second;
+    // Inputs are materialised first so that a bad one is reported as such.
+    // A sequence (or optional) is the import's, for the handlers that take
+    // them.
+    for (unsigned i = 0; i < importer.numInputs(); ++i) {
+      if (!importer.hasInput(i))
+        continue;
+      if (importer.sequenceInput(i)) {
+        if (!entry.sequences)
+          return emitError(loc)
+                     << node.op_type() << ": input " << i << " ('"
+                     << node.input(i) << "') is a sequence or an optional; "
+                     << node.op_type() << " takes tensors",
+                 failure();
+        continue;
+      }
+      if (failed(graph.lookup(node.input(i), loc)))
+        return failure();
+    }
     // A shape computed from dynamic extents, read as data by a node that
     // does not follow shapes: the program computes its elements.
     if (!entry.symbolic)
@@ -166,7 +185,7 @@ LogicalResult int21::onnx_import::importGraphNodes(GraphImporter &graph,
                                  importer.inputType(i).getRank()));
     if (!entry.dynamic)
       for (unsigned i = 0; i < importer.numInputs(); ++i) {
-        if (!importer.hasInput(i))
+        if (!importer.hasInput(i) || importer.sequenceInput(i))
           continue;
         RankedTensorType type = importer.inputType(i);
         if (type && !type.hasStaticShape())
@@ -182,7 +201,7 @@ LogicalResult int21::onnx_import::importGraphNodes(GraphImporter &graph,
       return failure();
     for (const std::string &output : node.output())
       if (!output.empty() && graph.useCount(output) &&
-          failed(graph.lookup(output, loc)))
+          !graph.sequence(output) && failed(graph.lookup(output, loc)))
         return emitError(loc) << node.op_type() << ": output '" << output
                               << "' was not produced",
                failure();
@@ -240,6 +259,7 @@ const OpImportTable &int21::onnx_import::getOpImportTable() {
     registerControlFlowOps(t);
     registerRandomOps(t);
     registerTrainingOps(t);
+    registerSequenceOps(t);
     return t;
   }();
   return table;
@@ -258,6 +278,11 @@ static void markHandlers(OpImportTable &table, ArrayRef<StringRef> ops,
 void int21::onnx_import::allowDynamicShapes(OpImportTable &table,
                                             ArrayRef<StringRef> ops) {
   markHandlers(table, ops, &OpImportEntry::dynamic);
+}
+
+void int21::onnx_import::allowSequences(OpImportTable &table,
+                                        ArrayRef<StringRef> ops) {
+  markHandlers(table, ops, &OpImportEntry::sequences);
 }
 
 void int21::onnx_import::allowSymbolicShapes(OpImportTable &table,
