@@ -254,6 +254,13 @@ struct OpImportEntry {
 };
 using OpImportTable = llvm::StringMap<OpImportEntry>;
 
+/// `data` split along `axis` into consecutive parts of the sizes `given`
+/// (read at run time where they are not constants), each clamped into what
+/// is left of the dimension: int21.dynamic_slices, dynamic along `axis`
+/// (ONNX Split and SplitToSequence by sizes given as data).
+SmallVector<Value> splitByExtents(NodeImporter &n, Value data, int64_t axis,
+                                  ArrayRef<SymbolicExtent> given);
+
 /// Marks the handlers of `ops` in `table` as importing dynamic dimensions.
 void allowDynamicShapes(OpImportTable &table, ArrayRef<StringRef> ops);
 /// Marks the handlers of `ops` in `table` as computing on symbolic shapes.

@@ -159,11 +159,25 @@ LogicalResult importSplitToSequence(NodeImporter &n) {
   if (failed(axis))
     return failure();
   int64_t extent = type.getDimSize(*axis);
+  // Sizes given as data, or along a dynamic extent: as many parts as the
+  // list has sizes, each read and clamped at run time.
+  RankedTensorType splitType = n.hasInput(1) ? n.inputType(1) : nullptr;
+  if (splitType && splitType.getRank() == 1 && splitType.hasStaticShape() &&
+      (n.isRuntimeInput(1) || ShapedType::isDynamic(extent))) {
+    FailureOr<SmallVector<SymbolicExtent>> given = n.extentsOf(1, "split");
+    if (failed(given))
+      return failure();
+    SequenceValue seq;
+    seq.elementType = type.getElementType();
+    seq.elements = splitByExtents(n, n.input(0), *axis, *given);
+    n.setSequenceOutput(0, std::move(seq));
+    return success();
+  }
   if (ShapedType::isDynamic(extent))
     return n.emitError() << "splits along a dynamic extent (axis " << *axis
                          << " of " << type
-                         << "): int21 keeps sequences of a length known at "
-                            "import only",
+                         << ") without a list of sizes: int21 keeps "
+                            "sequences of a length known at import only",
            failure();
   bool keepDims = n.attrInt("keepdims", 1) != 0;
   SmallVector<int64_t> sizes;
@@ -383,6 +397,7 @@ void int21::onnx_import::registerSequenceOps(OpImportTable &t) {
                      "SequenceMap", "Optional", "OptionalHasElement",
                      "OptionalGetElement"});
   allowDynamicShapes(t, {"SequenceConstruct", "SequenceLength", "SequenceAt",
+                         "SplitToSequence",
                          "SequenceInsert", "SequenceErase", "SequenceMap",
                          "Optional", "OptionalHasElement",
                          "OptionalGetElement", "ConcatFromSequence"});

@@ -913,8 +913,6 @@ FailureOr<Value> sliceAlong(NodeImporter &n, Value x, int64_t axis,
 /// axis, each part's extent read at run time (clamped into what is left of
 /// the dimension, so that no part reads past it).
 LogicalResult importRuntimeSplit(NodeImporter &n, int64_t axis) {
-  RankedTensorType x = n.inputType(0);
-  Value data = n.input(0);
   FailureOr<SmallVector<SymbolicExtent>> given = n.extentsOf(1, "split");
   if (failed(given))
     return failure();
@@ -922,12 +920,25 @@ LogicalResult importRuntimeSplit(NodeImporter &n, int64_t axis) {
     return n.emitError() << "split has " << given->size() << " sizes for "
                          << n.numOutputs() << " outputs",
            failure();
+  for (auto [i, part] :
+       llvm::enumerate(splitByExtents(n, n.input(0), axis, *given)))
+    n.setOutput(i, part);
+  return success();
+}
+
+} // namespace
+
+SmallVector<Value>
+int21::onnx_import::splitByExtents(NodeImporter &n, Value data, int64_t axis,
+                                   ArrayRef<SymbolicExtent> given) {
+  auto x = cast<RankedTensorType>(data.getType());
+  SmallVector<Value> parts;
   OpBuilder &b = n.b;
   Location loc = n.loc;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value dim = n.extentOf(data, axis), offset = zero;
-  for (auto [i, extent] : llvm::enumerate(*given)) {
+  for (const SymbolicExtent &extent : given) {
     Value left = arith::SubIOp::create(b, loc, dim, offset);
     Value size = arith::MinSIOp::create(
         b, loc, n.nonNegative(n.extentValue(extent)), left);
@@ -939,12 +950,14 @@ LogicalResult importRuntimeSplit(NodeImporter &n, int64_t axis) {
       steps.push_back(one);
     }
     shape[axis] = ShapedType::kDynamic;
-    n.setOutput(i, DynamicSliceOp::create(b, loc, x.clone(shape), data, starts,
-                                          sizes, steps));
+    parts.push_back(DynamicSliceOp::create(b, loc, x.clone(shape), data,
+                                           starts, sizes, steps));
     offset = arith::AddIOp::create(b, loc, offset, size);
   }
-  return success();
+  return parts;
 }
+
+namespace {
 
 LogicalResult importSplit(NodeImporter &n) {
   RankedTensorType x = n.inputType(0);
