@@ -407,6 +407,12 @@ void NodeImporter::setOutput(unsigned i, Value value) {
     graph.define(node.output(i), value);
 }
 
+std::string NodeImporter::displayName() const {
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return named.getName().str();
+  return opType().str();
+}
+
 const SequenceValue *NodeImporter::sequenceInput(unsigned i) {
   return hasInput(i) ? graph.sequence(node.input(i)) : nullptr;
 }

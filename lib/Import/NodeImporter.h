@@ -76,6 +76,9 @@ public:
   MLIRContext *ctx;
 
   StringRef opType() const { return node.op_type(); }
+  /// The name diagnostics give the node: its location's (with the scope
+  /// of the subgraph it is in), else its op type.
+  std::string displayName() const;
 
   //===--- inputs ---------------------------------------------------------===//
   unsigned numInputs() const { return node.input_size(); }

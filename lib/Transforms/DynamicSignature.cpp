@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "int21/Dialect/Int21/Int21Dialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -291,36 +290,36 @@ struct DynamicSignaturePass
                                "' depends on " + why +
                                ": int21 checks extents before the run only");
     }
-    // Outputs with an extent that no arithmetic on the inputs' extents and
-    // values gives, nor bounds (one a loop carries and grows, a slice at a
-    // position computed in the run): sized by the run, which allocates them
-    // (int21_output) and gives their extents in the extents array.
-    llvm::SmallSetVector<BlockArgument, 4> runSized;
-    for (auto &[slot, value] : outputValues) {
-      SetVector<Operation *> scratch;
-      std::string why;
+    // Each output extent's slice. An output with an extent that no
+    // arithmetic on the inputs' extents and values gives, nor bounds (one a
+    // loop carries and grows, a slice at a position computed in the run), is
+    // sized by the run, which allocates it (int21_output) and gives its
+    // extents in the extents array.
+    struct ExtentSlice {
+      SetVector<Operation *> ops;
       bool fromData = false;
-      if (failed(collectSlice(value, main, isOutput, scratch, why, &fromData)))
-        runSized.insert(extents[slot].arg);
+    };
+    SmallVector<ExtentSlice> extentSlices(outputValues.size());
+    llvm::SmallSetVector<BlockArgument, 4> runSized;
+    for (auto [k, pair] : llvm::enumerate(outputValues)) {
+      std::string why;
+      if (failed(collectSlice(pair.second, main, isOutput, extentSlices[k].ops,
+                              why, &extentSlices[k].fromData)))
+        runSized.insert(extents[pair.first].arg);
     }
-    // The slots of the extents the run computes from data (and the outputs
-    // they belong to): @int21_shapes gives their bounds.
+    // The other outputs' slices go into @int21_shapes; the slots of the
+    // extents the run computes from data (and the outputs they belong to):
+    // @int21_shapes gives their bounds.
     SmallVector<int64_t> dataSlots;
     llvm::SmallDenseSet<BlockArgument> dataOutputs;
-    for (auto &[slot, value] : outputValues) {
-      if (runSized.contains(extents[slot].arg))
+    for (auto [k, pair] : llvm::enumerate(outputValues)) {
+      BlockArgument arg = extents[pair.first].arg;
+      if (runSized.contains(arg))
         continue;
-      std::string why;
-      bool fromData = false;
-      if (failed(collectSlice(value, main, isOutput, slice, why, &fromData))) {
-        return fail(main, "an output's extent (slot " + Twine(slot) +
-                              ") is computed from " + why +
-                              ": int21 computes output extents from the "
-                              "inputs' extents and values only");
-      }
-      if (fromData) {
-        dataSlots.push_back(slot);
-        dataOutputs.insert(extents[slot].arg);
+      slice.insert(extentSlices[k].ops.begin(), extentSlices[k].ops.end());
+      if (extentSlices[k].fromData) {
+        dataSlots.push_back(pair.first);
+        dataOutputs.insert(arg);
       }
     }
     // @int21_shapes(extents, @main's arguments...): the arguments as @main

@@ -34,10 +34,7 @@ using CheckList = SmallVector<std::pair<Value, ArrayAttr>>;
 
 /// The name diagnostics give the node (its location's), then `/attr/`.
 std::string subgraphScope(NodeImporter &n, StringRef attr) {
-  std::string name = n.opType().str();
-  if (auto named = dyn_cast<NameLoc>(n.loc))
-    name = named.getName().str();
-  return name + "/" + attr.str() + "/";
+  return n.displayName() + "/" + attr.str() + "/";
 }
 
 /// The type that holds values of both `a` and `b`: their extents where they

@@ -1,12 +1,13 @@
 //===- RecurrentOps.cpp - import of ONNX RNN, GRU and LSTM ---------------===//
 //
 // A static sequence length unrolls the recurrence at import into int21 ops;
-// a dynamic one (and any batch) makes it an scf.for over the time steps,
-// the step's ops inside (kernels of the loop body). The input projection of
-// all time steps is one matmul per direction; each step adds the recurrent
-// matmul and applies the gates. With `sequence_lens`, a step beyond a batch entry's
-// length keeps its state and writes zeros to Y, which also makes the reverse
-// direction start at each entry's own last step.
+// a dynamic one makes it an scf.for over the time steps, the step's ops
+// inside (kernels of the loop body); the batch may be dynamic in both. The
+// input projection of all time steps is one matmul per direction; each step
+// adds the recurrent matmul and applies the gates. With `sequence_lens`, a
+// step beyond a batch entry's length keeps its state and writes zeros to Y,
+// which also makes the reverse direction start at each entry's own last
+// step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +38,9 @@ struct RecurrentImporter {
   Composer c;
   Cell cell;
   int64_t gates;
-  int64_t hidden = 0, seqLength = 0, batch = 0;
+  int64_t hidden = 0, seqLength = 0, batch = 0, layout = 0;
+  /// X as [T, B, I].
+  Value xSteps;
   Type elementType;
   std::optional<float> clip;
   bool linearBeforeReset = false;
@@ -220,10 +223,6 @@ struct RecurrentImporter {
                           Value &cState, Value &y);
 
   LogicalResult run();
-
-  int64_t layout = 0;
-  /// X as [T, B, I].
-  Value xSteps;
 };
 
 Value RecurrentImporter::step(const Direction &dir, Value xt, Value &h,
@@ -305,10 +304,15 @@ LogicalResult RecurrentImporter::loopSteps(const Direction &dir,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto stateType = cast<RankedTensorType>(h.getType());
+  // A batch known at run time only: X's extent. The state is viewed at it
+  // wherever the loop gives it (iteration arguments and results), so every
+  // step's extents are X's, checked once before the run.
+  Value batchExtent =
+      stateType.isDynamicDim(0) ? n.extentOf(xSteps, 1) : Value();
   // Y of every step, [T, B, H].
   SmallVector<Value> ySizes{count};
-  if (stateType.isDynamicDim(0))
-    ySizes.push_back(n.extentOf(xSteps, 1));
+  if (batchExtent)
+    ySizes.push_back(batchExtent);
   auto stackType = RankedTensorType::get(
       {ShapedType::kDynamic, batch, hidden}, elementType);
   Value stack = tensor::EmptyOp::create(b, loc, stackType, ySizes);
@@ -316,11 +320,6 @@ LogicalResult RecurrentImporter::loopSteps(const Direction &dir,
   if (cState)
     inits.push_back(cState);
   inits.push_back(stack);
-  // A batch known at run time only: the state is viewed at X's batch
-  // wherever the loop gives it (iteration arguments and results), so every
-  // step's extents are X's, checked once before the run.
-  Value batchExtent =
-      stateType.isDynamicDim(0) ? ySizes[1] : Value();
   auto atBatch = [&](Value v) -> Value {
     if (!batchExtent)
       return v;
@@ -332,9 +331,7 @@ LogicalResult RecurrentImporter::loopSteps(const Direction &dir,
   };
   if (batchExtent) {
     b.getContext()->getOrLoadDialect<cf::ControlFlowDialect>();
-    std::string node;
-    if (auto name = dyn_cast<NameLoc>(loc))
-      node = "node '" + name.getName().str() + "': ";
+    std::string node = "node '" + n.displayName() + "': ";
     for (auto [value, what] : {std::pair<Value, StringRef>{h, "initial_h"},
                                {cState, "initial_c"}}) {
       if (!value || !n.hasInput(what == "initial_h" ? 5 : 6))
@@ -363,8 +360,8 @@ LogicalResult RecurrentImporter::loopSteps(const Direction &dir,
     // The step's projection, [B, G*H].
     SmallVector<OpFoldResult> offsets{t, b.getIndexAttr(0), b.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes{b.getIndexAttr(1),
-                                    stateType.isDynamicDim(0)
-                                        ? OpFoldResult(ySizes[1])
+                                    batchExtent
+                                        ? OpFoldResult(batchExtent)
                                         : OpFoldResult(b.getIndexAttr(batch)),
                                     b.getIndexAttr(gates * hidden)};
     SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));

@@ -289,9 +289,7 @@ LogicalResult importSequenceMap(NodeImporter &n) {
   }
   if (length < 0)
     return n.emitError() << "input 0 must be a sequence", failure();
-  std::string name = n.opType().str();
-  if (auto named = dyn_cast<NameLoc>(n.loc))
-    name = named.getName().str();
+  std::string name = n.displayName();
   SmallVector<SequenceValue> outputs(body->output_size());
   for (int64_t k = 0; k < length; ++k) {
     SmallVector<Value> args;
@@ -367,16 +365,6 @@ LogicalResult importOptionalGetElement(NodeImporter &n) {
   return success();
 }
 
-/// Identity of a sequence or an optional is itself.
-LogicalResult importSequenceIdentity(NodeImporter &n,
-                                     OpImportFn tensorIdentity) {
-  if (const SequenceValue *seq = n.sequenceInput(0)) {
-    n.setSequenceOutput(0, *seq);
-    return success();
-  }
-  return tensorIdentity(n);
-}
-
 } // namespace
 
 void int21::onnx_import::registerSequenceOps(OpImportTable &t) {
@@ -401,13 +389,4 @@ void int21::onnx_import::registerSequenceOps(OpImportTable &t) {
                          "SequenceInsert", "SequenceErase", "SequenceMap",
                          "Optional", "OptionalHasElement",
                          "OptionalGetElement", "ConcatFromSequence"});
-  // Identity passes a sequence or an optional through.
-  auto identity = t.find("Identity");
-  if (identity != t.end()) {
-    static OpImportFn tensorIdentity = identity->second.fn;
-    identity->second.fn = [](NodeImporter &n) {
-      return importSequenceIdentity(n, tensorIdentity);
-    };
-    identity->second.sequences = true;
-  }
 }

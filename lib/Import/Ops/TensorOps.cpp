@@ -27,7 +27,13 @@ DenseElementsAttr i64Vector(NodeImporter &n, ArrayRef<int64_t> values,
   return DenseElementsAttr::get(type, values);
 }
 
+/// Identity, of a tensor or of a sequence or an optional (which the import
+/// keeps as its elements: itself).
 LogicalResult importIdentity(NodeImporter &n) {
+  if (const SequenceValue *seq = n.sequenceInput(0)) {
+    n.setSequenceOutput(0, *seq);
+    return success();
+  }
   n.setOutput(0, n.input(0));
   return success();
 }
@@ -1406,6 +1412,7 @@ void int21::onnx_import::registerTensorOps(OpImportTable &t) {
   t["Gather"] = {importGather};
   t["Expand"] = {importExpand, 8};
   t["Pad"] = {importPad};
+  allowSequences(t, {"Identity"});
   allowDynamicShapes(t, {"Identity", "Flatten", "Transpose", "Concat",
                          "Shape", "Reshape", "Pad", "Slice", "Squeeze",
                          "Unsqueeze", "Expand", "Gather"});
